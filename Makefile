@@ -1,0 +1,31 @@
+# The two set-up commands are `make run` and `make test` (see README.md).
+GO ?= go
+DATA ?= data
+ADDR ?= 127.0.0.1:8080
+
+.PHONY: run test lint generate check-generated bench report loadtest fuzz
+
+run:
+	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
+
+test:
+	$(GO) test -race -count=1 ./...
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./engine/... | grep -v '^bullshit/engine'); \
+	 if [ -n "$$deps" ]; then echo "engine imports outside the standard library:"; echo "$$deps"; exit 1; fi
+
+generate:
+	$(GO) generate ./...
+
+# Fails when regenerating would change a committed file.
+check-generated: generate
+	@git diff --exit-code --stat -- . || (echo "generated files are stale: run make generate and commit"; exit 1)
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s ./engine

@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// ActionKind names a move.
+type ActionKind string
+
+// The moves a seat can make.
+const (
+	// ActPlay puts cards face down with a claim.
+	ActPlay ActionKind = "play"
+	// ActCall shouts "Bullshit!" on the last play.
+	ActCall ActionKind = "call"
+	// ActPass lets the last play go.
+	ActPass ActionKind = "pass"
+	// ActGive hands the caught sneaker the caller's chosen cards.
+	ActGive ActionKind = "give"
+)
+
+// Action is a seat's move. No is the number of the last play the seat's view
+// showed (0 before the first play): a play is accepted only while that is
+// still the last play, and a call, pass or hand-over only for that play, so a
+// late or repeated action is refused and changes nothing.
+type Action struct {
+	Kind  ActionKind `json:"kind"`
+	Seat  int        `json:"seat"`
+	No    int        `json:"no"`
+	Cards []Card     `json:"cards,omitempty"`
+	// Claim is how many of Cards are claimed to be the rank called; the rest
+	// are sneaked. Zero claims them all.
+	Claim int `json:"claim,omitempty"`
+}
+
+// Apply makes a move at time now, after first settling every deadline due by
+// then. A refused move returns an *Error and leaves the state unchanged.
+func (s *State) Apply(a Action, now time.Time) error {
+	s.Tick(now)
+	if s.phase == PhaseOver {
+		return errOver
+	}
+	if a.Seat < 0 || a.Seat >= s.n {
+		return errNoSeat
+	}
+	var err *Error
+	switch a.Kind {
+	case ActPlay:
+		err = s.play(a, now)
+	case ActCall:
+		err = s.call(a, now)
+	case ActPass:
+		err = s.pass(a, now)
+	case ActGive:
+		err = s.give(a, now)
+	default:
+		err = illegal("That isn't a move in this game.")
+	}
+	if err != nil {
+		return err
+	}
+	s.version++
+	return nil
+}
+
+func (s *State) play(a Action, now time.Time) *Error {
+	if a.No != s.plays {
+		return errMovedOn
+	}
+	if s.phase != PhasePlay || s.turn != a.Seat {
+		return errNotYourTurn
+	}
+	hand := s.hands[a.Seat]
+	if len(a.Cards) == 0 {
+		return illegal("Pick the cards to play.")
+	}
+	if !holds(hand, a.Cards) {
+		return illegal("That card isn't in your hand.")
+	}
+	claim := a.Claim
+	if claim == 0 {
+		claim = len(a.Cards)
+	}
+	most := s.opts.MaxClaim()
+	if claim < 1 || claim > most {
+		return illegal(fmt.Sprintf("Claim 1 to %d cards.", most))
+	}
+	sneaked := len(a.Cards) - claim
+	if sneaked < 0 {
+		return illegal("You can't claim more cards than you put down.")
+	}
+	if limit := s.opts.Sneak; sneaked > limit {
+		if limit == 0 {
+			return illegal("Sneaking is off at this table.")
+		}
+		return illegal(fmt.Sprintf("You can sneak %d extra %s at most.", limit, plural(limit, "card")))
+	}
+
+	handBefore, pileBefore := Seen(len(hand), HandKind), Seen(len(s.pile), PileKind)
+	cards := slices.Clone(a.Cards)
+	s.hands[a.Seat] = remove(hand, cards)
+	s.pile = append(s.pile, cards...)
+	s.plays++
+	if sneaked > 0 {
+		s.sneaks[a.Seat]++
+	}
+	out := len(s.hands[a.Seat]) == 0
+	s.last = &Play{
+		No: s.plays, Seat: a.Seat, Rank: RankAt(s.rank), Claim: claim, Out: out, Caller: -1,
+		Sizes: Sizes{
+			Hand: [2]Range{handBefore, Seen(len(s.hands[a.Seat]), HandKind)},
+			Pile: [2]Range{pileBefore, Seen(len(s.pile), PileKind)},
+		},
+		cards: cards,
+	}
+	sizes := s.last.Sizes
+	s.emit(Event{At: now, Kind: EventPlay, No: s.plays, Seat: a.Seat, Rank: ptr(s.last.Rank), Claim: claim, Out: out, Sizes: &sizes})
+	s.emit(Event{At: now, Kind: EventMine, No: s.plays, Seat: a.Seat, Claim: claim, Cards: slices.Clone(cards), To: []int{a.Seat}})
+	// Everyone else may call it for the window's length. It is a shout, not
+	// a sealed pick: the first call settles it, and letting the time run out
+	// lets the play go.
+	s.phase = PhaseCall
+	s.win = &window{no: s.plays, passed: make([]bool, s.n), closes: now.Add(s.opts.Window)}
+	return nil
+}
+
+func (s *State) call(a Action, now time.Time) *Error {
+	if err := s.answering(a); err != nil {
+		return err
+	}
+	s.win = nil
+	s.showdown(a.Seat, now)
+	return nil
+}
+
+func (s *State) pass(a Action, now time.Time) *Error {
+	if err := s.answering(a); err != nil {
+		return err
+	}
+	s.win.passed[a.Seat] = true
+	s.emit(Event{At: now, Kind: EventPass, No: s.plays, Seat: a.Seat})
+	for seat, passed := range s.win.passed {
+		if seat != s.last.Seat && !passed {
+			return nil
+		}
+	}
+	s.stand(now)
+	return nil
+}
+
+// answering checks that a call or pass answers the play in its window.
+func (s *State) answering(a Action) *Error {
+	if a.No != s.plays || s.last == nil || (s.phase == PhasePlay && a.No == s.last.No) {
+		return errSettled
+	}
+	if (s.phase == PhaseReveal || s.phase == PhaseGive) && s.last.Seat != a.Seat {
+		// A shout sent twice is told it was done, not that someone beat you.
+		if s.last.Caller == a.Seat {
+			return refuse(CodeStale, "You've called it.")
+		}
+		if a.Kind == ActPass {
+			return errSettled
+		}
+		return refuse(CodeStale, "Someone beat you to it.")
+	}
+	if s.phase != PhaseCall {
+		return refuse(CodeNotYourTurn, "There's nothing to call right now.")
+	}
+	if a.Seat == s.last.Seat {
+		if a.Kind == ActPass {
+			return refuse(CodeNotYourTurn, "It's your own play: the others decide.")
+		}
+		return refuse(CodeNotYourTurn, "You can't call your own play.")
+	}
+	if s.win.passed[a.Seat] {
+		return refuse(CodeStale, "You let that one go.")
+	}
+	return nil
+}
+
+// stand lets the last play stand: its player wins if it was their last card.
+func (s *State) stand(now time.Time) {
+	s.win = nil
+	s.emit(Event{At: now, Kind: EventStood, No: s.last.No, Seat: s.last.Seat})
+	if s.last.Out {
+		s.finish(s.last.Seat, now)
+		return
+	}
+	s.advance(now)
+}
+
+// advance moves on to the next play: the seat after the last player, the
+// next rank, called or not.
+func (s *State) advance(now time.Time) {
+	s.rank++
+	s.turn = (s.last.Seat + 1) % s.n
+	s.phase = PhasePlay
+	s.until = time.Time{}
+	s.beats = nil
+	if s.plays >= PlayCap {
+		s.capped = true
+		s.finish(-1, now)
+	}
+}
+
+func (s *State) give(a Action, now time.Time) *Error {
+	if a.No != s.plays {
+		return errSettled
+	}
+	if s.phase != PhaseGive {
+		if s.phase == PhasePlay && s.last != nil && s.last.Caller == a.Seat && a.No == s.last.No {
+			return refuse(CodeStale, "You've handed that over already.")
+		}
+		return refuse(CodeNotYourTurn, "There's nothing to hand over now.")
+	}
+	if a.Seat != s.last.Caller {
+		return refuse(CodeNotYourTurn, "Only the caller hands cards over.")
+	}
+	if len(a.Cards) != s.owed {
+		return illegal(fmt.Sprintf("Hand over %d %s.", s.owed, plural(s.owed, "card")))
+	}
+	if !holds(s.hands[a.Seat], a.Cards) {
+		return illegal("That card isn't in your hand.")
+	}
+	s.handOver(a.Cards, now)
+	return nil
+}
+
+func (s *State) handOver(cards []Card, now time.Time) {
+	from, to := s.last.Caller, s.last.Seat
+	cards = slices.Clone(cards)
+	s.hands[from] = remove(s.hands[from], cards)
+	s.hands[to] = append(s.hands[to], cards...)
+	sortCards(s.hands[to])
+	s.emit(Event{At: now, Kind: EventGave, No: s.last.No, Seat: to, Caller: ptr(from), Given: len(cards)})
+	s.emit(Event{At: now, Kind: EventHanded, No: s.last.No, Seat: to, Caller: ptr(from), Cards: cards, To: []int{from, to}})
+	s.owed = 0
+	s.advance(now)
+}
+
+// holds reports whether hand has every one of cards, each once.
+func holds(hand, cards []Card) bool {
+	for i, c := range cards {
+		if !slices.Contains(hand, c) || slices.Contains(cards[:i], c) {
+			return false
+		}
+	}
+	return true
+}
+
+// remove returns hand without cards, keeping its order.
+func remove(hand, cards []Card) []Card {
+	return slices.DeleteFunc(hand, func(c Card) bool { return slices.Contains(cards, c) })
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"slices"
+	"time"
+)
+
+// EventKind names a line of the game's log.
+type EventKind string
+
+// The log's lines.
+const (
+	EventDeal   EventKind = "deal"   // the cards are dealt; Seat is the dealer
+	EventPlay   EventKind = "play"   // a claim, with the sizes the table saw
+	EventMine   EventKind = "mine"   // the player's own cards, told to them alone
+	EventPass   EventKind = "pass"   // a seat let the play go
+	EventStood  EventKind = "stood"  // the window closed and the play stands
+	EventCalled EventKind = "called" // a play called and turned up
+	EventGave   EventKind = "gave"   // cards changed hands, how many only
+	EventHanded EventKind = "handed" // which cards, told to the two of them
+	EventOver   EventKind = "over"   // the game ended; Seat is the winner or -1
+)
+
+// Event is one line of the game's log. To lists the seats it is told to;
+// nil means everyone.
+type Event struct {
+	At       time.Time `json:"at"`
+	Kind     EventKind `json:"kind"`
+	No       int       `json:"no,omitempty"`
+	Seat     int       `json:"seat"`
+	Caller   *int      `json:"caller,omitempty"`
+	Rank     *Rank     `json:"rank,omitempty"`
+	Claim    int       `json:"claim,omitempty"`
+	Out      bool      `json:"out,omitempty"`
+	Cards    []Card    `json:"cards,omitempty"`
+	Sizes    *Sizes    `json:"sizes,omitempty"`
+	Showdown *Showdown `json:"showdown,omitempty"`
+	Given    int       `json:"given,omitempty"`
+	Result   []Place   `json:"result,omitempty"`
+	To       []int     `json:"to,omitempty"`
+}
+
+func (s *State) emit(e Event) { s.log = append(s.log, e) }
+
+func ptr[T any](v T) *T { return &v }
+
+// Log is the log as seat sees it: every public line and the private lines
+// told to that seat. A spectator (any seat outside the table, such as -1)
+// sees the public lines; once the game is over everything is public.
+func (s *State) Log(seat int) []Event {
+	out := make([]Event, 0, len(s.log))
+	for _, e := range s.log {
+		if e.To == nil || s.phase == PhaseOver || slices.Contains(e.To, seat) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// LogLen is the number of lines in the complete log.
+func (s *State) LogLen() int { return len(s.log) }

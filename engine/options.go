@@ -1,0 +1,117 @@
+package engine
+
+import (
+	"fmt"
+	"time"
+)
+
+// Pace is how quickly bots act: it scales their think times.
+type Pace string
+
+// The bot paces.
+const (
+	Brisk   Pace = "brisk"
+	Relaxed Pace = "relaxed"
+)
+
+// Penalty is what a caught sneaker is handed by the caller: Cards cards, or
+// Cards for every card sneaked when PerCard is set. The caller always keeps one.
+type Penalty struct {
+	Cards   int  `json:"cards"`
+	PerCard bool `json:"per_card,omitempty"`
+}
+
+// StandardPenalty is the penalty every table plays with: one card of the
+// caller's choosing, however many were sneaked. It was chosen by simulation
+// (docs/bullshit.md); other penalties exist for the simulator's sweeps.
+var StandardPenalty = Penalty{Cards: 1}
+
+// Owed is how many cards a caller hands a sneaker caught with sneaked extra
+// cards, before the caller keeps one back.
+func (p Penalty) Owed(sneaked int) int {
+	if sneaked <= 0 {
+		return 0
+	}
+	if p.PerCard {
+		return p.Cards * sneaked
+	}
+	return p.Cards
+}
+
+// The limits on a table's settings.
+const (
+	MinSeats      = 3
+	MaxSeats      = 10
+	MaxSneakLimit = 3
+	// StandardSneak is the standard sneak limit, chosen by simulation.
+	StandardSneak = 2
+	// StandardWindow is the standard call window, long enough to glance at a
+	// hand on a phone.
+	StandardWindow = 6 * time.Second
+	// GiveTime is how long a caller has to pick the cards to hand over.
+	GiveTime = 12 * time.Second
+	// PlayCap ends a game that reaches this many plays, fewest cards winning.
+	// It is a safety net: no measured bot game came near it.
+	PlayCap = 500
+)
+
+// Windows are the call windows a table may choose.
+var Windows = []time.Duration{4 * time.Second, 6 * time.Second, 10 * time.Second}
+
+// Options are a table's settings.
+type Options struct {
+	Seats int `json:"seats"`
+	// Sneak is the most extra cards a play may slip under its claim (0 turns
+	// sneaking off).
+	Sneak int `json:"sneak"`
+	// Window is how long everyone else has to call a play.
+	Window time.Duration `json:"window"`
+	Pace   Pace          `json:"pace"`
+	// Penalty is StandardPenalty at every table; only the simulator sweeps it.
+	Penalty Penalty `json:"penalty"`
+}
+
+// Standard returns the standard settings for a table of the given size.
+func Standard(seats int) Options {
+	return Options{Seats: seats, Sneak: StandardSneak, Window: StandardWindow, Pace: Brisk, Penalty: StandardPenalty}
+}
+
+// Validate refuses settings out of range, saying which in plain words.
+func (o Options) Validate() error {
+	switch {
+	case o.Seats < MinSeats || o.Seats > MaxSeats:
+		return refuse(CodeBadOptions, fmt.Sprintf("A table seats %d to %d players.", MinSeats, MaxSeats))
+	case o.Sneak < 0 || o.Sneak > MaxSneakLimit:
+		return refuse(CodeBadOptions, fmt.Sprintf("Sneaking is 0 to %d extra cards.", MaxSneakLimit))
+	case !validWindow(o.Window):
+		return refuse(CodeBadOptions, "The time to call is 4, 6 or 10 seconds.")
+	case o.Pace != Brisk && o.Pace != Relaxed:
+		return refuse(CodeBadOptions, "Bot speed is brisk or relaxed.")
+	case o.Penalty.Cards < 0 || o.Penalty.Cards > 3:
+		return refuse(CodeBadOptions, "The penalty is 0 to 3 cards.")
+	}
+	return nil
+}
+
+func validWindow(d time.Duration) bool {
+	for _, w := range Windows {
+		if d == w {
+			return true
+		}
+	}
+	return false
+}
+
+// Decks is how many decks the table uses: one up to six seats, two from seven.
+func (o Options) Decks() int {
+	if o.Seats >= 7 {
+		return 2
+	}
+	return 1
+}
+
+// MaxClaim is the most cards a play may claim: every copy of a rank.
+func (o Options) MaxClaim() int { return 4 * o.Decks() }
+
+// Copies is how many cards of each rank are in play.
+func (o Options) Copies() int { return 4 * o.Decks() }

@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Cue names one beat of a reveal.
+type Cue string
+
+// The reveal's four beats, in order.
+const (
+	CueShout   Cue = "shout"
+	CueFlip    Cue = "flip"
+	CueVerdict Cue = "verdict"
+	CueTake    Cue = "take"
+)
+
+// RevealBeats are how long each beat of a reveal lasts. Every screen plays
+// them at the same moments, so the server times them: a beat for the shout to
+// land, a longer one to turn the cards one by one, a pause on the verdict, and
+// the pile sweeping to whoever takes it. About four seconds in all, short
+// beside the seven a play takes, long enough to follow on a phone.
+var RevealBeats = map[Cue]time.Duration{
+	CueShout:   700 * time.Millisecond,
+	CueFlip:    1500 * time.Millisecond,
+	CueVerdict: 1000 * time.Millisecond,
+	CueTake:    1000 * time.Millisecond,
+}
+
+// Beat is one step of a reveal: what is said, starting at At.
+type Beat struct {
+	Cue Cue       `json:"cue"`
+	At  time.Time `json:"at"`
+	Say string    `json:"say"`
+}
+
+// Showdown is a called play turned up.
+type Showdown struct {
+	Caller  int    `json:"caller"`
+	Seat    int    `json:"seat"`
+	Cards   []Card `json:"cards"`
+	Truth   bool   `json:"truth"`
+	Sneaked int    `json:"sneaked"`
+	Loser   int    `json:"loser"`
+	Took    Range  `json:"took"`
+	// Given is how many cards the caller hands the caught sneaker.
+	Given int `json:"given"`
+}
+
+// showdown turns the last play up. A lie (a card not the rank, or anything
+// sneaked under it) and its player takes the pile, and if they sneaked, the
+// caller hands them cards of the caller's choosing; the truth and the caller
+// takes the pile.
+func (s *State) showdown(caller int, now time.Time) {
+	last := s.last
+	truth := last.Truth()
+	sneaked := last.Sneaked()
+	loser := caller
+	if !truth {
+		loser = last.Seat
+	}
+	t := s.tally
+	t.Calls[caller]++
+	if !truth {
+		t.Right[caller]++
+		t.Lies[last.Seat]++
+	}
+	if sneaked > 0 {
+		t.Caught[last.Seat]++
+	}
+	took := Seen(len(s.pile), PileKind)
+	s.hands[loser] = append(s.hands[loser], s.pile...)
+	sortCards(s.hands[loser])
+	t.Pickups[loser]++
+	s.pile = nil
+	// The caller keeps one card at least: a call never puts anyone out.
+	give := max(0, min(s.opts.Penalty.Owed(sneaked), len(s.hands[caller])-1))
+	last.Shown, last.Caller = true, caller
+	sd := Showdown{Caller: caller, Seat: last.Seat, Cards: slices.Clone(last.cards), Truth: truth,
+		Sneaked: sneaked, Loser: loser, Took: took, Given: give}
+	s.emit(Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: ptr(caller), Rank: ptr(last.Rank),
+		Claim: last.Claim, Cards: slices.Clone(last.cards), Showdown: &sd})
+
+	s.beats = revealBeats(now, last, sd)
+	s.phase = PhaseReveal
+	s.until = now
+	for _, d := range RevealBeats {
+		s.until = s.until.Add(d)
+	}
+	s.next = afterNext
+	if truth && last.Out {
+		s.next = afterWin
+	}
+	s.owed = give
+}
+
+func revealBeats(now time.Time, last *Play, sd Showdown) []Beat {
+	names := make([]string, len(sd.Cards))
+	for i, c := range sd.Cards {
+		names[i] = c.Name()
+	}
+	verdict := "It was the truth."
+	switch {
+	case sd.Sneaked > 0:
+		verdict = "Caught sneaking!"
+	case !sd.Truth:
+		verdict = "It was a lie."
+	}
+	take := "The pile goes to the player."
+	if sd.Truth {
+		take = "The pile goes to the caller."
+	}
+	says := []struct {
+		cue Cue
+		say string
+	}{
+		{CueShout, "Bullshit!"},
+		{CueFlip, "The play is turned up: " + strings.Join(names, ", ") + "."},
+		{CueVerdict, verdict},
+		{CueTake, take},
+	}
+	beats := make([]Beat, len(says))
+	at := now
+	for i, b := range says {
+		beats[i] = Beat{Cue: b.cue, At: at, Say: b.say}
+		at = at.Add(RevealBeats[b.cue])
+	}
+	return beats
+}
+
+// endReveal follows the reveal: the win, the hand-over, or the next play.
+func (s *State) endReveal(now time.Time) {
+	switch {
+	case s.next == afterWin:
+		s.finish(s.last.Seat, now)
+	case s.owed > 0:
+		s.phase = PhaseGive
+		s.until = now.Add(GiveTime)
+		s.beats = nil
+	default:
+		s.advance(now)
+	}
+}

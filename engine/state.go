@@ -1,0 +1,246 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"time"
+)
+
+// Phase is what the table is waiting for.
+type Phase int8
+
+// The phases of a game.
+const (
+	// PhasePlay: the seat whose turn it is puts cards down.
+	PhasePlay Phase = iota
+	// PhaseCall: the call window after a play; anyone else may shout.
+	PhaseCall
+	// PhaseReveal: a called play is being turned up, in timed beats.
+	PhaseReveal
+	// PhaseGive: the caller picks the cards a caught sneaker is handed.
+	PhaseGive
+	// PhaseOver: the game has ended.
+	PhaseOver
+)
+
+var phaseNames = [...]string{"play", "call", "reveal", "give", "over"}
+
+func (p Phase) String() string { return phaseNames[p] }
+
+// MarshalText writes the phase's name.
+func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a phase's name.
+func (p *Phase) UnmarshalText(b []byte) error {
+	i := slices.Index(phaseNames[:], string(b))
+	if i < 0 {
+		return illegal("no such phase")
+	}
+	*p = Phase(i)
+	return nil
+}
+
+// Sizes is how a play changed the counts the table sees.
+type Sizes struct {
+	Hand [2]Range `json:"hand"`
+	Pile [2]Range `json:"pile"`
+}
+
+// Play is the last play made. Its cards stay secret until it is called.
+type Play struct {
+	No    int   `json:"no"`
+	Seat  int   `json:"seat"`
+	Rank  Rank  `json:"rank"`
+	Claim int   `json:"claim"`
+	Out   bool  `json:"out"`
+	Sizes Sizes `json:"sizes"`
+	// Shown is set once the play is turned up.
+	Shown bool `json:"shown"`
+	// Caller is the seat that called it, or -1.
+	Caller int `json:"caller"`
+	cards  []Card
+}
+
+// Sneaked is how many cards were slipped under the claim.
+func (p *Play) Sneaked() int { return len(p.cards) - p.Claim }
+
+// Truth reports whether the play was exactly what it claimed.
+func (p *Play) Truth() bool {
+	if p.Sneaked() != 0 {
+		return false
+	}
+	for _, c := range p.cards {
+		if c.Rank() != p.Rank {
+			return false
+		}
+	}
+	return true
+}
+
+type window struct {
+	no     int
+	passed []bool
+	closes time.Time
+}
+
+// after is what follows the reveal.
+type after int8
+
+const (
+	afterNext after = iota
+	afterWin
+)
+
+// Tally counts what each seat did, for the result sheet and the bots.
+type Tally struct {
+	Calls   []int `json:"calls"`
+	Right   []int `json:"right"`
+	Lies    []int `json:"lies"`
+	Caught  []int `json:"caught"`
+	Pickups []int `json:"pickups"`
+}
+
+func newTally(n int) Tally {
+	return Tally{make([]int, n), make([]int, n), make([]int, n), make([]int, n), make([]int, n)}
+}
+
+func (t Tally) clone() Tally {
+	return Tally{slices.Clone(t.Calls), slices.Clone(t.Right), slices.Clone(t.Lies), slices.Clone(t.Caught), slices.Clone(t.Pickups)}
+}
+
+// State is a whole game, secrets included. It changes only through Apply and
+// Tick; View is the only way a secret leaves it.
+type State struct {
+	opts   Options
+	seed   uint64
+	n      int
+	dealer int
+	hands  [][]Card
+	pile   []Card
+
+	phase Phase
+	turn  int
+	rank  int // the index of the rank called next (RankAt)
+	plays int
+	last  *Play
+	win   *window
+	until time.Time // the end of the reveal or the hand-over
+	beats []Beat
+	next  after
+	owed  int
+
+	tally  Tally
+	sneaks []int // plays with a sneak, per seat: secret until the game ends
+	result []Place
+	capped bool
+
+	version int
+	log     []Event
+}
+
+// New deals a game. The seed fixes the shuffle and the dealer (the seed read
+// as a number, modulo the seats); the player on the dealer's left calls aces.
+func New(opts Options, seed uint64, now time.Time) (*State, error) {
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	n := opts.Seats
+	s := &State{
+		opts:   opts,
+		seed:   seed,
+		n:      n,
+		dealer: int(seed % uint64(n)),
+		hands:  make([][]Card, n),
+		tally:  newTally(n),
+		sneaks: make([]int, n),
+	}
+	cards := deck(opts.Decks())
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+	for i, c := range cards {
+		seat := (s.dealer + 1 + i) % n
+		s.hands[seat] = append(s.hands[seat], c)
+	}
+	for _, h := range s.hands {
+		sortCards(h)
+	}
+	s.turn = (s.dealer + 1) % n
+	s.emit(Event{At: now, Kind: EventDeal, Seat: s.dealer})
+	return s, nil
+}
+
+func sortCards(cards []Card) {
+	slices.SortFunc(cards, func(a, b Card) int { return order(a) - order(b) })
+}
+
+// Options are the game's settings.
+func (s *State) Options() Options { return s.opts }
+
+// Seed is the value that fixed the deal.
+func (s *State) Seed() uint64 { return s.seed }
+
+// Seats is the number of players.
+func (s *State) Seats() int { return s.n }
+
+// Phase is what the table is waiting for.
+func (s *State) Phase() Phase { return s.phase }
+
+// Turn is the seat that plays next (or is playing now).
+func (s *State) Turn() int { return s.turn }
+
+// Plays is the number of plays made so far; the last play's number.
+func (s *State) Plays() int { return s.plays }
+
+// Version counts the changes to the state; a view carries it.
+func (s *State) Version() int { return s.version }
+
+// Over reports whether the game has ended.
+func (s *State) Over() bool { return s.phase == PhaseOver }
+
+// Result is every seat's place once the game is over, else nil.
+func (s *State) Result() []Place { return slices.Clone(s.result) }
+
+// Capped reports whether the game ended at the play cap rather than with a
+// player going out.
+func (s *State) Capped() bool { return s.capped }
+
+// HandSize is how many cards a seat holds. It is secret from the other seats:
+// servers and simulators use it, never a bot.
+func (s *State) HandSize(seat int) int { return len(s.hands[seat]) }
+
+// Clone returns a deep copy of the state.
+func (s *State) Clone() *State {
+	c := *s
+	c.hands = make([][]Card, s.n)
+	for i, h := range s.hands {
+		c.hands[i] = slices.Clone(h)
+	}
+	c.pile = slices.Clone(s.pile)
+	if s.last != nil {
+		l := *s.last
+		l.cards = slices.Clone(s.last.cards)
+		c.last = &l
+	}
+	if s.win != nil {
+		w := *s.win
+		w.passed = slices.Clone(s.win.passed)
+		c.win = &w
+	}
+	c.beats = slices.Clone(s.beats)
+	c.tally = s.tally.clone()
+	c.sneaks = slices.Clone(s.sneaks)
+	c.result = slices.Clone(s.result)
+	c.log = slices.Clone(s.log)
+	return &c
+}
+
+// rankFor is the index of the rank seat will be asked for on its next turn.
+func (s *State) rankFor(seat int) int {
+	d := (seat - s.turn + s.n) % s.n
+	if s.phase != PhasePlay {
+		// A play is on the table: the next one is the seat after its player.
+		d = (seat - (s.last.Seat + 1) + s.n) % s.n
+		return s.rank + 1 + d
+	}
+	return s.rank + d
+}

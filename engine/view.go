@@ -1,0 +1,252 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Spectator is the seat number of a view for someone not at the table.
+const Spectator = -1
+
+// View is what one seat (or a spectator) can see of the game: what a real
+// table shows. Bots decide from it alone, so they cannot peek.
+type View struct {
+	// Version counts the state's changes; a newer view has a higher one.
+	Version int     `json:"version"`
+	Seat    int     `json:"seat"`
+	Options Options `json:"options"`
+	Phase   Phase   `json:"phase"`
+	// Turn is the seat that plays now (or next, while a play is settled).
+	Turn int `json:"turn"`
+	// RankIndex counts the ranks called so far (see RankAt); Rank is the
+	// rank the current or next play claims.
+	RankIndex int  `json:"rank_index"`
+	Rank      Rank `json:"rank"`
+	// Plays is the number of the last play: the No an action carries.
+	Plays int `json:"plays"`
+	// Hand is the seat's own hand, exactly; nil for a spectator.
+	Hand  []Card     `json:"hand"`
+	Seats []SeatView `json:"seats"`
+	Pile  Range      `json:"pile"`
+	Last  *LastPlay  `json:"last,omitempty"`
+	// Closes is when the call window closes, the reveal ends or the
+	// hand-over runs out.
+	Closes   time.Time    `json:"closes,omitzero"`
+	Deciding []Decider    `json:"deciding,omitempty"`
+	Reveal   *Reveal      `json:"reveal,omitempty"`
+	Give     *Give        `json:"give,omitempty"`
+	Can      []ActionKind `json:"can"`
+	MaxClaim int          `json:"max_claim"`
+	// Doubt says, in words, when the last play can't be true or the counts
+	// show more went down than was claimed.
+	Doubt  string      `json:"doubt,omitempty"`
+	Result []ResultRow `json:"result,omitempty"`
+	Capped bool        `json:"capped,omitempty"`
+}
+
+// SeatView is one seat as the table sees it.
+type SeatView struct {
+	Seat int   `json:"seat"`
+	Hand Range `json:"hand"`
+	// Passed: the seat let the play in the window go.
+	Passed  bool `json:"passed,omitempty"`
+	Calls   int  `json:"calls"`
+	Right   int  `json:"right"`
+	Lies    int  `json:"lies"`
+	Caught  int  `json:"caught"`
+	Pickups int  `json:"pickups"`
+}
+
+// LastPlay is the last play as a seat sees it: its cards only once turned
+// up, or to the player who made it.
+type LastPlay struct {
+	No    int   `json:"no"`
+	Seat  int   `json:"seat"`
+	Rank  Rank  `json:"rank"`
+	Claim int   `json:"claim"`
+	Out   bool  `json:"out"`
+	Sizes Sizes `json:"sizes"`
+	Shown bool  `json:"shown"`
+	// Caller is the seat that called it, or -1.
+	Caller int    `json:"caller"`
+	Cards  []Card `json:"cards,omitempty"`
+}
+
+// Reveal is a called play being turned up, beat by beat.
+type Reveal struct {
+	Showdown
+	Beats []Beat `json:"beats"`
+}
+
+// Give is a hand-over in progress. Suggested is for the caller only: the
+// cards the clock will pick if they don't.
+type Give struct {
+	Caller    int    `json:"caller"`
+	Seat      int    `json:"seat"`
+	Count     int    `json:"count"`
+	Suggested []Card `json:"suggested,omitempty"`
+}
+
+// ResultRow is a seat's line on the result sheet, with what the game kept
+// secret until now.
+type ResultRow struct {
+	Place
+	// Sneaked counts the seat's sneaks that were never caught.
+	Sneaked int `json:"sneaked"`
+	Caught  int `json:"caught"`
+	Calls   int `json:"calls"`
+	Right   int `json:"right"`
+}
+
+// View is the game as seat sees it; Spectator (or any seat off the table)
+// sees only what is public.
+func (s *State) View(seat int) View {
+	if seat < 0 || seat >= s.n {
+		seat = Spectator
+	}
+	v := View{
+		Version:   s.version,
+		Seat:      seat,
+		Options:   s.opts,
+		Phase:     s.phase,
+		Turn:      s.turn,
+		RankIndex: s.rank,
+		Rank:      RankAt(s.rank),
+		Plays:     s.plays,
+		Pile:      Seen(len(s.pile), PileKind),
+		Closes:    s.Deadline(),
+		Deciding:  s.Deciding(),
+		MaxClaim:  s.opts.MaxClaim(),
+		Can:       []ActionKind{},
+		Capped:    s.capped,
+	}
+	if s.phase != PhasePlay && s.phase != PhaseOver {
+		v.Rank = RankAt(s.rank + 1)
+	}
+	if seat != Spectator {
+		v.Hand = slices.Clone(s.hands[seat])
+	}
+	for i, h := range s.hands {
+		sv := SeatView{Seat: i, Hand: Seen(len(h), HandKind), Calls: s.tally.Calls[i], Right: s.tally.Right[i],
+			Lies: s.tally.Lies[i], Caught: s.tally.Caught[i], Pickups: s.tally.Pickups[i]}
+		sv.Passed = s.win != nil && s.win.passed[i]
+		v.Seats = append(v.Seats, sv)
+	}
+	if l := s.last; l != nil {
+		lp := &LastPlay{No: l.No, Seat: l.Seat, Rank: l.Rank, Claim: l.Claim, Out: l.Out, Sizes: l.Sizes,
+			Shown: l.Shown, Caller: l.Caller}
+		if l.Shown || l.Seat == seat || s.phase == PhaseOver {
+			lp.Cards = slices.Clone(l.cards)
+		}
+		v.Last = lp
+		v.Doubt = s.doubt(seat)
+	}
+	if s.phase == PhaseReveal {
+		v.Reveal = &Reveal{Showdown: *s.log[s.lastCalled()].Showdown, Beats: slices.Clone(s.beats)}
+	}
+	if s.phase == PhaseGive {
+		g := &Give{Caller: s.last.Caller, Seat: s.last.Seat, Count: s.owed}
+		if seat == g.Caller {
+			g.Suggested = LeastUseful(s.hands[seat], s.rankFor(seat), s.n, s.owed)
+		}
+		v.Give = g
+	}
+	for _, d := range v.Deciding {
+		if d.Seat == seat {
+			v.Can = s.moves()
+		}
+	}
+	if s.phase == PhaseOver {
+		for _, p := range s.result {
+			v.Result = append(v.Result, ResultRow{Place: p, Sneaked: s.sneaks[p.Seat] - s.tally.Caught[p.Seat],
+				Caught: s.tally.Caught[p.Seat], Calls: s.tally.Calls[p.Seat], Right: s.tally.Right[p.Seat]})
+		}
+	}
+	return v
+}
+
+func (s *State) moves() []ActionKind {
+	switch s.phase {
+	case PhasePlay:
+		return []ActionKind{ActPlay}
+	case PhaseCall:
+		return []ActionKind{ActCall, ActPass}
+	case PhaseGive:
+		return []ActionKind{ActGive}
+	}
+	return []ActionKind{}
+}
+
+// lastCalled is the index of the newest "called" line of the log.
+func (s *State) lastCalled() int {
+	for i := len(s.log) - 1; i >= 0; i-- {
+		if s.log[i].Kind == EventCalled {
+			return i
+		}
+	}
+	panic("unreachable: a reveal follows a call")
+}
+
+// doubt is the hint for a face-down play by someone else: a claim that can't
+// be true given the seat's own cards, or counts that give a sneak away.
+func (s *State) doubt(seat int) string {
+	l := s.last
+	if l.Shown || l.Seat == seat || s.phase == PhaseOver {
+		return ""
+	}
+	var hand []Card
+	if seat != Spectator {
+		hand = s.hands[seat]
+	}
+	return Doubt(hand, l.Rank, l.Claim, l.Sizes, s.opts.Copies())
+}
+
+// Doubt is the "can't be true" check, in words, or "" when nothing gives the
+// claim away. hand is the watcher's own hand (nil for a spectator), rank and
+// claim the play's, sizes what the table saw, copies how many of a rank exist.
+func Doubt(hand []Card, rank Rank, claim int, sizes Sizes, copies int) string {
+	held := 0
+	for _, c := range hand {
+		if c.Rank() == rank {
+			held++
+		}
+	}
+	if held+claim > copies {
+		return fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, copies, rank.Name(true))
+	}
+	if !LooksClean(sizes.Hand[0], sizes.Hand[1], claim, HandKind) {
+		return fmt.Sprintf("Can't be just %d: their hand went %s → %s.", claim, sizes.Hand[0], sizes.Hand[1])
+	}
+	if !LooksClean(sizes.Pile[0], sizes.Pile[1], claim, PileKind) {
+		return fmt.Sprintf("Can't be just %d: the pile went %s → %s.", claim, sizes.Pile[0], sizes.Pile[1])
+	}
+	return ""
+}
+
+// Fallback is a move that is always legal for the viewing seat now, for when
+// a bot's choice is refused: let the play go, hand over the suggested cards,
+// or play every card of the rank (up to the claim limit), else one card.
+// ok is false when the seat has nothing to do.
+func (v View) Fallback() (a Action, ok bool) {
+	a = Action{Seat: v.Seat, No: v.Plays}
+	switch {
+	case slices.Contains(v.Can, ActPass):
+		a.Kind = ActPass
+	case slices.Contains(v.Can, ActGive) && v.Give != nil:
+		a.Kind, a.Cards = ActGive, slices.Clone(v.Give.Suggested)
+	case slices.Contains(v.Can, ActPlay):
+		a.Kind = ActPlay
+		for _, c := range v.Hand {
+			if c.Rank() == v.Rank && len(a.Cards) < v.MaxClaim {
+				a.Cards = append(a.Cards, c)
+			}
+		}
+		if len(a.Cards) == 0 {
+			a.Cards = LeastUseful(v.Hand, v.RankIndex+len(v.Seats), len(v.Seats), 1)
+		}
+	default:
+		return Action{}, false
+	}
+	return a, true
+}

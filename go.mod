@@ -1,0 +1,3 @@
+module bullshit
+
+go 1.26
