@@ -1,0 +1,115 @@
+// Package live runs the tables being played: one goroutine owns each table's
+// engine state, wakes at the engine's deadline or a bot's think time, stores
+// every action before acknowledging it, and pushes each seat's new view to a
+// Publisher. It rebuilds unfinished games from the store on start.
+package live
+
+import (
+	"time"
+
+	"bullshit/engine"
+)
+
+// Status is where a game is in its life.
+type Status string
+
+// The statuses of a game.
+const (
+	StatusOpen     Status = "open"     // waiting for players; the host starts it
+	StatusLive     Status = "live"     // being played
+	StatusFinished Status = "finished" // someone went out, or the play cap ended it
+	StatusEnded    Status = "ended"    // the host ended it early; kept, never rated
+)
+
+// SeatKind says who sits in a seat.
+type SeatKind string
+
+// The kinds of seat.
+const (
+	SeatEmpty  SeatKind = "empty"
+	SeatPerson SeatKind = "person"
+	SeatBot    SeatKind = "bot"
+)
+
+// BotSpec is a bot seat's level and style (see engine/bot).
+type BotSpec struct {
+	Level string `json:"level"`
+	Style string `json:"style"`
+}
+
+// CreateRequest is a new table's settings. The host takes seat 0.
+type CreateRequest struct {
+	Options engine.Options
+	// HostName is the host's display name.
+	HostName string
+	// Bots are bot seats, filled from seat 1 upwards; with FillBots every
+	// seat nobody has joined by the start is given a bot.
+	Bots     []BotSpec
+	FillBots bool
+	// AwayAfter is how long a person's own turn may wait before a bot plays
+	// it for them (the seat is marked away until they act again).
+	AwayAfter time.Duration
+}
+
+// SeatInfo is one seat as anyone may see it.
+type SeatInfo struct {
+	Seat    int      `json:"seat"`
+	Kind    SeatKind `json:"kind"`
+	Name    string   `json:"name"`
+	Bot     *BotSpec `json:"bot,omitempty"`
+	Away    bool     `json:"away"`
+	Covered bool     `json:"covered"` // a bot played it at some point: not rated
+}
+
+// Summary is a game as the lobby and the API list it.
+type Summary struct {
+	ID        string         `json:"id"`
+	Status    Status         `json:"status"`
+	Options   engine.Options `json:"options"`
+	AwayAfter time.Duration  `json:"away_after"`
+	Seats     []SeatInfo     `json:"seats"`
+	Host      int            `json:"host"`
+	Plays     int            `json:"plays"`
+	CreatedAt time.Time      `json:"created_at"`
+	StartedAt time.Time      `json:"started_at,omitzero"`
+	EndedAt   time.Time      `json:"ended_at,omitzero"`
+	Result    []engine.Place `json:"result,omitempty"`
+}
+
+// Joined is what a person gets on creating or joining a table: their seat and
+// the bearer token that acts for it. The token is shown once and stored hashed.
+type Joined struct {
+	Game  Summary `json:"game"`
+	Seat  int     `json:"seat"`
+	Token string  `json:"token"`
+}
+
+// Publisher receives every seat's new view after each change of a table, and
+// is told when a game's streams can be closed. It must not block: the table's
+// goroutine calls it.
+type Publisher interface {
+	Publish(game string, seat int, v engine.View)
+	Close(game string)
+}
+
+// Code classifies a refused request that is not a move (those are
+// *engine.Error); the API maps every code to a status in one table.
+type Code string
+
+// The codes of refused requests.
+const (
+	CodeNotFound     Code = "not_found"    // no such game
+	CodeUnauthorized Code = "unauthorized" // no token, or not one of this game's
+	CodeForbidden    Code = "forbidden"    // a token for another seat, or not the host
+	CodeConflict     Code = "conflict"     // the game is full, already started, or over
+	CodeInvalid      Code = "invalid"      // a request out of range (a name too long)
+	CodeUnavailable  Code = "unavailable"  // the server is shutting down
+)
+
+// Error is a refused request, with a message for the person to read.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
