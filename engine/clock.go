@@ -36,10 +36,11 @@ func (s *State) Tick(now time.Time) bool {
 		case PhaseGive:
 			s.handOver(LeastUseful(s.hands[s.last.Caller], s.rankFor(s.last.Caller), s.n, s.owed), d)
 		}
-		changed = true
-	}
-	if changed {
+		// One version per deadline settled, not per call, so the version
+		// too is the same however the ticks were spread (a replay ticks
+		// only inside Apply).
 		s.version++
+		changed = true
 	}
 	return changed
 }
