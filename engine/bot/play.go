@@ -1,0 +1,105 @@
+package bot
+
+import (
+	"math/rand/v2"
+	"slices"
+
+	"bullshit/engine"
+)
+
+// bluffTwo is how often a bot without the rank bluffs two cards, not one.
+const bluffTwo Chance = 0.2
+
+// play chooses the cards for the seat's turn: its cards of the rank (padded
+// now and then with a wrong one), else a bluff, then perhaps a sneak.
+func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
+	hand := v.Hand
+	var cards, rest []engine.Card
+	for _, c := range hand {
+		if c.Rank() == v.Rank && len(cards) < v.MaxClaim {
+			cards = append(cards, c)
+		} else {
+			rest = append(rest, c)
+		}
+	}
+	// The rank index of the seat's next turn after this one: the cards it
+	// needs soonest are the ones to keep.
+	next := v.RankIndex + len(v.Seats)
+	if len(cards) > 0 {
+		if len(cards) < v.MaxClaim && len(rest) > 0 && chance(rng, b.params.Pad) {
+			cards = append(cards, b.spare(rest, next, len(v.Seats), 1, rng)...)
+			rest = without(rest, cards)
+		}
+	} else {
+		n := 1
+		if len(rest) >= 3 && v.MaxClaim >= 2 && chance(rng, bluffTwo) {
+			n = 2
+		}
+		cards = b.spare(rest, next, len(v.Seats), n, rng)
+		rest = without(rest, cards)
+	}
+	claim := len(cards)
+	if s := b.sneaks(v, claim, len(rest), rng); s > 0 {
+		cards = append(cards, b.spare(rest, next, len(v.Seats), s, rng)...)
+	}
+	return engine.Action{Kind: engine.ActPlay, Cards: cards, Claim: claim}
+}
+
+// spare picks k cards to part with: the ones needed last, or, for a bot that
+// doesn't plan (easy), any.
+func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *rand.Rand) []engine.Card {
+	if !b.skill.anyCard {
+		return engine.LeastUseful(from, next, seats, k)
+	}
+	picked := slices.Clone(from)
+	rng.Shuffle(len(picked), func(i, j int) { picked[i], picked[j] = picked[j], picked[i] })
+	return picked[:min(k, len(picked))]
+}
+
+// sneaks is how many cards to slip under a claim of claim cards, with spare
+// cards left in hand besides: never the last card (a play that empties a
+// hand is always called), never past the style's, the table's or the spare
+// cards' limit, and, unless the bot is easy or feeling reckless, only what
+// the counts won't show.
+func (b *Bot) sneaks(v engine.View, claim, spare int, rng *rand.Rand) int {
+	most := min(b.params.Most, v.Options.Sneak, spare-1)
+	if most <= 0 || !chance(rng, b.params.Sneak) {
+		return 0
+	}
+	n := most
+	if b.params.Sneak < 1 {
+		// Now and then more than one, when the style allows it.
+		n = 1
+		for n < most && chance(rng, 0.3) {
+			n++
+		}
+	}
+	if b.skill.anyCard || chance(rng, b.params.Reckless) {
+		return n
+	}
+	for n > 0 && shows(len(v.Hand), v.Pile, claim, n) {
+		n--
+	}
+	return n
+}
+
+// shows reports whether sneaking n cards under a claim might show in the
+// counts, for any pile size the seat's rough view of the pile allows.
+func shows(hand int, pile engine.Range, claim, n int) bool {
+	hi := pile.Hi
+	if hi == engine.Open {
+		hi = pile.Lo + 2*engine.MaxSeats*engine.MaxSneakLimit // beyond any real pile
+	}
+	for p := pile.Lo; p <= hi; p++ {
+		if engine.SneakShows(hand, p, claim, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func without(cards, gone []engine.Card) []engine.Card {
+	return slices.DeleteFunc(slices.Clone(cards), func(c engine.Card) bool { return slices.Contains(gone, c) })
+}
+
+func chance(rng *rand.Rand, p Chance) bool { return rng.Float64() < float64(p) }
