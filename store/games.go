@@ -1,0 +1,257 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+)
+
+// The statuses a game goes through.
+const (
+	statusOpen     = "open"
+	statusLive     = "live"
+	statusFinished = "finished"
+	statusEnded    = "ended"
+)
+
+// CreateGame stores a new game and its seats in one transaction. A game id
+// already taken is ErrDuplicate, so the caller can draw another.
+func (s *Store) CreateGame(ctx context.Context, g *Game, seats []Seat) error {
+	row, err := toGameRow(g)
+	if err != nil {
+		return err
+	}
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+			return fmt.Errorf("create game %s: %w", g.ID, classify(err))
+		}
+		if len(seats) == 0 {
+			return nil
+		}
+		seats = withGameID(seats, g.ID)
+		if _, err := tx.NewInsert().Model(&seats).Exec(ctx); err != nil {
+			return fmt.Errorf("create the seats of game %s: %w", g.ID, classify(err))
+		}
+		return nil
+	})
+}
+
+// withGameID copies seats, setting each one's game.
+func withGameID(seats []Seat, id string) []Seat {
+	out := make([]Seat, len(seats))
+	for i, seat := range seats {
+		seat.GameID = id
+		out[i] = seat
+	}
+	return out
+}
+
+// Game reads a game and its seats, ordered by seat number. A game that does
+// not exist is ErrNotFound.
+func (s *Store) Game(ctx context.Context, id string) (*Game, []Seat, error) {
+	var row gameRow
+	err := s.db.NewSelect().Model(&row).Where("g.id = ?", id).Scan(ctx)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil, fmt.Errorf("game %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read game %s: %w", id, err)
+	}
+	g, err := row.game()
+	if err != nil {
+		return nil, nil, err
+	}
+	var seats []Seat
+	if err := s.db.NewSelect().Model(&seats).Where("game_id = ?", id).Order("seat").Scan(ctx); err != nil {
+		return nil, nil, fmt.Errorf("read the seats of game %s: %w", id, err)
+	}
+	return &g, seats, nil
+}
+
+// Games lists games with the given status ("" for all), newest first, at
+// most limit of them (all when limit is not positive).
+func (s *Store) Games(ctx context.Context, status string, limit int) ([]Game, error) {
+	q := s.db.NewSelect().Model((*gameRow)(nil)).OrderExpr("g.created_at DESC, g.id DESC")
+	if status != "" {
+		q = q.Where("g.status = ?", status)
+	}
+	if limit > 0 {
+		q = q.Limit(int64(limit))
+	}
+	return s.games(ctx, q)
+}
+
+// Unfinished lists the games being played, oldest first: those to rebuild
+// after a restart.
+func (s *Store) Unfinished(ctx context.Context) ([]Game, error) {
+	q := s.db.NewSelect().Model((*gameRow)(nil)).Where("g.status = ?", statusLive).OrderExpr("g.created_at, g.id")
+	return s.games(ctx, q)
+}
+
+func (s *Store) games(ctx context.Context, q *bun.SelectQuery) ([]Game, error) {
+	var rows []gameRow
+	if err := q.Scan(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("list games: %w", err)
+	}
+	games := make([]Game, 0, len(rows))
+	for i := range rows {
+		g, err := rows[i].game()
+		if err != nil {
+			return nil, err
+		}
+		games = append(games, g)
+	}
+	return games, nil
+}
+
+// SaveSeat stores a seat, replacing the one with the same game and number.
+// A seat of a game that does not exist is ErrNotFound.
+func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
+	if err := upsertSeats(ctx, s.db, []Seat{seat}); err != nil {
+		return fmt.Errorf("save seat %d of game %s: %w", seat.No, seat.GameID, err)
+	}
+	return nil
+}
+
+// upsertSeats inserts seats or, for those already there, replaces every
+// column but the key.
+func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
+	_, err := db.NewInsert().Model(&seats).
+		On("CONFLICT (game_id, seat) DO UPDATE").
+		Set("kind = EXCLUDED.kind").
+		Set("name = EXCLUDED.name").
+		Set("bot_level = EXCLUDED.bot_level").
+		Set("bot_style = EXCLUDED.bot_style").
+		Set("token_hash = EXCLUDED.token_hash").
+		Set("away = EXCLUDED.away").
+		Set("covered = EXCLUDED.covered").
+		Exec(ctx)
+	return classify(err)
+}
+
+// StartGame marks an open game live from at and stores its seats as filled
+// at the start, in one transaction. A game that is not open is ErrNotOpen.
+func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
+			Set("status = ?", statusLive).
+			Set("started_at = ?", at).
+			Where("id = ?", id).
+			Where("status = ?", statusOpen).
+			Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("start game %s: %w", id, err)
+		}
+		if err := changedOne(ctx, tx, res, id, ErrNotOpen); err != nil {
+			return fmt.Errorf("start game %s: %w", id, err)
+		}
+		if len(seats) == 0 {
+			return nil
+		}
+		if err := upsertSeats(ctx, tx, withGameID(seats, id)); err != nil {
+			return fmt.Errorf("save the seats of game %s: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// changedOne checks that an update conditional on a game's status changed
+// the game, telling a game that does not exist (ErrNotFound) from one whose
+// status refused the change (refused).
+func changedOne(ctx context.Context, tx bun.Tx, res sql.Result, id string, refused error) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 1 {
+		return nil
+	}
+	exists, err := tx.NewSelect().Model((*gameRow)(nil)).Where("id = ?", id).Exists(ctx)
+	if err != nil {
+		return err
+	}
+	if !exists {
+		return ErrNotFound
+	}
+	return refused
+}
+
+// AppendAction stores an accepted action. A sequence number the game has
+// already used is ErrDuplicate; a game that does not exist is ErrNotFound.
+func (s *Store) AppendAction(ctx context.Context, a Action) error {
+	row, err := toActionRow(a)
+	if err != nil {
+		return err
+	}
+	if _, err := s.db.NewInsert().Model(&row).Exec(ctx); err != nil {
+		return fmt.Errorf("store action %d of game %s: %w", a.Seq, a.GameID, classify(err))
+	}
+	return nil
+}
+
+// Actions reads a game's actions in the order they were accepted.
+func (s *Store) Actions(ctx context.Context, gameID string) ([]Action, error) {
+	var rows []actionRow
+	if err := s.db.NewSelect().Model(&rows).Where("game_id = ?", gameID).Order("seq").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read the actions of game %s: %w", gameID, err)
+	}
+	actions := make([]Action, 0, len(rows))
+	for i := range rows {
+		a, err := rows[i].action()
+		if err != nil {
+			return nil, err
+		}
+		actions = append(actions, a)
+	}
+	return actions, nil
+}
+
+// FinishGame marks a game over, with status "finished" or "ended", and
+// stores its results, in one transaction. A game already over is ErrOver.
+func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []Result) error {
+	if status != statusFinished && status != statusEnded {
+		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, statusFinished, statusEnded)
+	}
+	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
+			Set("status = ?", status).
+			Set("ended_at = ?", at).
+			Set("plays = ?", plays).
+			Set("capped = ?", capped).
+			Where("id = ?", id).
+			Where("status IN (?)", bun.In([]string{statusOpen, statusLive})).
+			Exec(ctx)
+		if err != nil {
+			return fmt.Errorf("finish game %s: %w", id, err)
+		}
+		if err := changedOne(ctx, tx, res, id, ErrOver); err != nil {
+			return fmt.Errorf("finish game %s: %w", id, err)
+		}
+		if len(results) == 0 {
+			return nil
+		}
+		rs := make([]Result, len(results))
+		for i, r := range results {
+			r.GameID = id
+			rs[i] = r
+		}
+		if _, err := tx.NewInsert().Model(&rs).Exec(ctx); err != nil {
+			return fmt.Errorf("store the results of game %s: %w", id, classify(err))
+		}
+		return nil
+	})
+}
+
+// Results reads a game's results, best place first (seats sharing a place
+// by seat number). A game without results has none, whether or not it exists.
+func (s *Store) Results(ctx context.Context, id string) ([]Result, error) {
+	var results []Result
+	if err := s.db.NewSelect().Model(&results).Where("game_id = ?", id).Order("place", "seat").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read the results of game %s: %w", id, err)
+	}
+	return results, nil
+}

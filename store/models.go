@@ -1,0 +1,175 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"bullshit/engine"
+)
+
+// Game is a game's settings and where it is in its life.
+type Game struct {
+	bun.BaseModel `bun:"table:games"`
+	// ID is the short random code chosen by the caller.
+	ID string
+	// Status is "open", "live", "finished" or "ended".
+	Status  string
+	Options engine.Options
+	Seed    uint64
+	// Host is the host's seat.
+	Host int
+	// AwayAfter is kept to the millisecond.
+	AwayAfter time.Duration
+	Plays     int
+	// Capped says the game was ended by the play cap.
+	Capped    bool
+	CreatedAt time.Time
+	// StartedAt is zero until the game starts.
+	StartedAt time.Time
+	// EndedAt is zero until the game is over.
+	EndedAt time.Time
+}
+
+// Seat is one seat of a game.
+type Seat struct {
+	bun.BaseModel `bun:"table:seats"`
+	GameID        string `bun:"game_id,pk"`
+	No            int    `bun:"seat,pk"`
+	// Kind is "empty", "person" or "bot".
+	Kind     string `bun:"kind"`
+	Name     string `bun:"name"`
+	BotLevel string `bun:"bot_level"`
+	BotStyle string `bun:"bot_style"`
+	// TokenHash is the SHA-256 of the seat's token; nil for bots and empty
+	// seats.
+	TokenHash []byte `bun:"token_hash,nullzero"`
+	Away      bool   `bun:"away"`
+	// Covered says a bot played this seat at some point, so it is not rated.
+	Covered bool `bun:"covered"`
+}
+
+// Action is one action the engine accepted, with the time it was applied.
+type Action struct {
+	bun.BaseModel `bun:"table:actions"`
+	GameID        string
+	// Seq numbers a game's actions 1, 2, 3... in the order they were accepted.
+	Seq int
+	// At is kept to the nanosecond, so a replay sees the exact same times.
+	At     time.Time
+	Action engine.Action
+}
+
+// Result is one seat's place in a finished game.
+type Result struct {
+	bun.BaseModel `bun:"table:results"`
+	GameID        string `bun:"game_id,pk"`
+	Seat          int    `bun:"seat,pk"`
+	Place         int    `bun:"place"`
+	// Left is how many cards the seat held at the end.
+	Left  int  `bun:"cards_left"`
+	Rated bool `bun:"rated"`
+}
+
+// gameRow is a Game as stored: the options as JSON text, the seed as the
+// bits of a signed 64-bit integer (both dialects' widest integer), the away
+// time in milliseconds, and the start and end as NULL until they happen.
+type gameRow struct {
+	bun.BaseModel `bun:"table:games,alias:g"`
+	ID            string    `bun:"id,pk"`
+	Status        string    `bun:"status"`
+	Options       string    `bun:"options"`
+	Seed          int64     `bun:"seed"`
+	Host          int       `bun:"host"`
+	AwayAfterMS   int64     `bun:"away_after_ms"`
+	Plays         int       `bun:"plays"`
+	Capped        bool      `bun:"capped"`
+	CreatedAt     time.Time `bun:"created_at"`
+	StartedAt     time.Time `bun:"started_at,nullzero"`
+	EndedAt       time.Time `bun:"ended_at,nullzero"`
+}
+
+func toGameRow(g *Game) (gameRow, error) {
+	opts, err := json.Marshal(g.Options)
+	if err != nil {
+		return gameRow{}, fmt.Errorf("encode options: %w", err)
+	}
+	return gameRow{
+		ID:          g.ID,
+		Status:      g.Status,
+		Options:     string(opts),
+		Seed:        int64(g.Seed),
+		Host:        g.Host,
+		AwayAfterMS: g.AwayAfter.Milliseconds(),
+		Plays:       g.Plays,
+		Capped:      g.Capped,
+		CreatedAt:   g.CreatedAt,
+		StartedAt:   g.StartedAt,
+		EndedAt:     g.EndedAt,
+	}, nil
+}
+
+func (r *gameRow) game() (Game, error) {
+	g := Game{
+		ID:        r.ID,
+		Status:    r.Status,
+		Seed:      uint64(r.Seed),
+		Host:      r.Host,
+		AwayAfter: time.Duration(r.AwayAfterMS) * time.Millisecond,
+		Plays:     r.Plays,
+		Capped:    r.Capped,
+		CreatedAt: utc(r.CreatedAt),
+		StartedAt: utc(r.StartedAt),
+		EndedAt:   utc(r.EndedAt),
+	}
+	if err := json.Unmarshal([]byte(r.Options), &g.Options); err != nil {
+		return Game{}, fmt.Errorf("decode options of game %s: %w", r.ID, err)
+	}
+	return g, nil
+}
+
+// utc gives every time read back the same location whatever the driver
+// returned, leaving the zero time zero.
+func utc(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// actionRow is an Action as stored: the time as Unix nanoseconds, because
+// neither dialect's timestamp keeps nanoseconds, and the action as JSON text.
+type actionRow struct {
+	bun.BaseModel `bun:"table:actions,alias:a"`
+	GameID        string `bun:"game_id,pk"`
+	Seq           int    `bun:"seq,pk"`
+	AtNS          int64  `bun:"at_ns"`
+	Action        string `bun:"action"`
+}
+
+// The times an action may carry: those whose Unix nanoseconds fit in int64.
+var (
+	minActionTime = time.Unix(0, -1<<63)
+	maxActionTime = time.Unix(0, 1<<63-1)
+)
+
+func toActionRow(a Action) (actionRow, error) {
+	if a.At.Before(minActionTime) || a.At.After(maxActionTime) {
+		return actionRow{}, fmt.Errorf("action %d of game %s: time %v out of range", a.Seq, a.GameID, a.At)
+	}
+	b, err := json.Marshal(a.Action)
+	if err != nil {
+		return actionRow{}, fmt.Errorf("encode action: %w", err)
+	}
+	return actionRow{GameID: a.GameID, Seq: a.Seq, AtNS: a.At.UnixNano(), Action: string(b)}, nil
+}
+
+func (r *actionRow) action() (Action, error) {
+	a := Action{GameID: r.GameID, Seq: r.Seq, At: time.Unix(0, r.AtNS).UTC()}
+	if err := json.Unmarshal([]byte(r.Action), &a.Action); err != nil {
+		return Action{}, fmt.Errorf("decode action %d of game %s: %w", r.Seq, r.GameID, err)
+	}
+	return a, nil
+}

@@ -1,0 +1,203 @@
+// Package store keeps games in a database with bun: their settings and seats,
+// the log of accepted actions with their times (replayed through the engine
+// to rebuild a game) and their results. It works on SQLite (a file) and on
+// PostgreSQL, with the same schema migrated by bun's migrate package.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	// The PostgreSQL driver, registered as "pgx".
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/uptrace/bun"
+	"github.com/uptrace/bun/dialect/pgdialect"
+	"github.com/uptrace/bun/dialect/sqlitedialect"
+	"github.com/uptrace/bun/driver/sqliteshim"
+	"github.com/uptrace/bun/migrate"
+)
+
+// Errors a caller can act on; match them with errors.Is.
+var (
+	// ErrNotFound is a game that does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrDuplicate is a row that is already stored: a game id already taken,
+	// or an action with a sequence number already used.
+	ErrDuplicate = errors.New("already stored")
+	// ErrNotOpen is a start of a game that is not waiting for players.
+	ErrNotOpen = errors.New("game is not open")
+	// ErrOver is a finish of a game that is already finished or ended.
+	ErrOver = errors.New("game is already over")
+)
+
+// The dialect names Dialect reports.
+const (
+	SQLite   = "sqlite"
+	Postgres = "pg"
+)
+
+// busyTimeoutMS is how long a SQLite connection waits for another writer
+// before giving up with "database is locked".
+const busyTimeoutMS = 10000
+
+//go:embed migrations
+var migrationFiles embed.FS
+
+// Store is a database holding games. It is safe for concurrent use.
+type Store struct {
+	db      *bun.DB
+	dialect string
+}
+
+// Open connects and migrates. url is a PostgreSQL URL ("postgres://..." or
+// "postgresql://...") or a SQLite file path (optionally "sqlite:" prefixed);
+// the SQLite file's folder is created if missing.
+func Open(ctx context.Context, url string) (*Store, error) {
+	var s *Store
+	if strings.HasPrefix(url, "postgres://") || strings.HasPrefix(url, "postgresql://") {
+		sqldb, err := sql.Open("pgx", url)
+		if err != nil {
+			return nil, fmt.Errorf("open postgres: %w", err)
+		}
+		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), dialect: Postgres}
+	} else {
+		dsn, err := sqliteDSN(url)
+		if err != nil {
+			return nil, err
+		}
+		sqldb, err := sql.Open(sqliteshim.ShimName, dsn)
+		if err != nil {
+			return nil, fmt.Errorf("open sqlite: %w", err)
+		}
+		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite}
+	}
+	if err := s.db.PingContext(ctx); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("connect to %s database: %w", s.dialect, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("migrate %s database: %w", s.dialect, err)
+	}
+	return s, nil
+}
+
+// sqliteDSN turns a file path into a DSN for the modernc driver. The settings
+// go in the DSN, not in PRAGMA statements, because a PRAGMA run by Exec
+// reaches only one of the pool's connections: each connection the pool opens
+// must wait for a busy writer, write ahead (so readers never block the
+// writer), check foreign keys, and begin every transaction as a writer (so
+// two transactions never deadlock upgrading from read to write).
+func sqliteDSN(url string) (string, error) {
+	path := url
+	if rest, ok := strings.CutPrefix(url, "sqlite:"); ok {
+		path = strings.TrimPrefix(rest, "//")
+	}
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return "", fmt.Errorf("sqlite database %q: give a file path", url)
+	}
+	if strings.Contains(path, "?") {
+		return "", fmt.Errorf("sqlite database %q: a path may not contain '?'", url)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", fmt.Errorf("create the database folder: %w", err)
+	}
+	var dsn string
+	if sqliteshim.DriverName() == "sqlite3" {
+		// mattn/go-sqlite3, used instead of modernc only where modernc
+		// does not build.
+		dsn = fmt.Sprintf("%s?_busy_timeout=%d&_journal_mode=WAL&_foreign_keys=1&_txlock=immediate", path, busyTimeoutMS)
+	} else {
+		dsn = fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate", path, busyTimeoutMS)
+	}
+	return dsn, nil
+}
+
+// migrate applies the migrations for the store's dialect that are not yet
+// applied. Each runs in a transaction and is marked applied only once it
+// succeeded, so a failed one runs again next time.
+func (s *Store) migrate(ctx context.Context) error {
+	dir, err := fs.Sub(migrationFiles, "migrations/"+s.dialect)
+	if err != nil {
+		return err
+	}
+	migrations := migrate.NewMigrations()
+	if err := migrations.Discover(dir); err != nil {
+		return err
+	}
+	if s.dialect == Postgres {
+		// Servers starting together must not migrate the same database at
+		// once. A session lock is released by PostgreSQL itself if the
+		// process dies, unlike bun's lock table.
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(?)", migrationLockKey); err != nil {
+			return fmt.Errorf("lock for migration: %w", err)
+		}
+		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(?)", migrationLockKey)
+	}
+	m := migrate.NewMigrator(s.db, migrations, migrate.WithMarkAppliedOnSuccess(true))
+	if err := m.Init(ctx); err != nil {
+		return err
+	}
+	_, err = m.Migrate(ctx)
+	return err
+}
+
+// migrationLockKey names the PostgreSQL advisory lock held while migrating.
+const migrationLockKey int64 = 0x62756c6c73686974 // "bullshit" in ASCII
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// DB is the underlying database, for queries this package does not offer.
+func (s *Store) DB() *bun.DB { return s.db }
+
+// Dialect is "sqlite" or "pg".
+func (s *Store) Dialect() string { return s.dialect }
+
+// The SQLite extended result codes for constraint failures.
+const (
+	sqliteConstraintForeignKey = 787
+	sqliteConstraintPrimaryKey = 1555
+	sqliteConstraintUnique     = 2067
+)
+
+// classify maps a driver's constraint errors to ErrDuplicate (a key already
+// used) and ErrNotFound (a row for a game that does not exist), keeping the
+// driver's error in the chain. It matches on methods, not driver types, so
+// that it holds whichever SQLite driver sqliteshim picked.
+func classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pg interface{ SQLState() string }
+	if errors.As(err, &pg) {
+		switch pg.SQLState() {
+		case "23505": // unique_violation
+			return fmt.Errorf("%w: %w", ErrDuplicate, err)
+		case "23503": // foreign_key_violation
+			return fmt.Errorf("%w: %w", ErrNotFound, err)
+		}
+	}
+	var lite interface{ Code() int }
+	if errors.As(err, &lite) {
+		switch lite.Code() {
+		case sqliteConstraintPrimaryKey, sqliteConstraintUnique:
+			return fmt.Errorf("%w: %w", ErrDuplicate, err)
+		case sqliteConstraintForeignKey:
+			return fmt.Errorf("%w: %w", ErrNotFound, err)
+		}
+	}
+	return err
+}
