@@ -1,0 +1,210 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	"bullshit/engine"
+)
+
+// Chooser decides a seat's move from its view alone (a *bot.Bot does).
+type Chooser interface {
+	Choose(v engine.View) (engine.Action, bool)
+}
+
+// PlayOptions tune Play. Zero fields take the defaults.
+type PlayOptions struct {
+	// Think is how long to wait on a decision before acting; nil is the
+	// engine's think times, so the seat plays at the table's pace.
+	Think func(k engine.Think, p engine.Pace) time.Duration
+	// Poll is how often the view is read again in case the stream missed
+	// something.
+	Poll   time.Duration
+	Logger *slog.Logger
+}
+
+// Play plays the client's seat with ch until the game is over, and returns
+// the final view. It follows the seat's event stream, reads the view again
+// every Poll in case the stream is down, and acts think-time after each
+// decision becomes the seat's. A refused move is harmless (the server changed
+// nothing), so it reads the view again and decides afresh.
+func (c *Client) Play(ctx context.Context, game string, ch Chooser, o PlayOptions) (engine.View, error) {
+	if o.Think == nil {
+		o.Think = engine.ThinkTime
+	}
+	if o.Poll <= 0 {
+		o.Poll = 2 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	views := make(chan engine.View, 1)
+	wg.Go(func() { c.follow(ctx, game, views, o.Logger) })
+
+	v, err := c.View(ctx, game)
+	if err != nil {
+		return v, err
+	}
+	p := player{c: c, game: game, ch: ch, log: o.Logger, tried: -1}
+	poll := time.NewTicker(o.Poll)
+	defer poll.Stop()
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	var key string
+	var due time.Time
+	for v.Phase != engine.PhaseOver {
+		if k, think, ok := decision(v); ok && v.Version > p.tried {
+			if k != key {
+				key, due = k, time.Now().Add(o.Think(think, v.Options.Pace))
+			}
+			if wait := time.Until(due); wait > 0 {
+				wake.Reset(wait)
+			} else {
+				nv, err := p.move(ctx, v)
+				if err != nil {
+					return v, err
+				}
+				v = newer(v, nv)
+				continue
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return v, ctx.Err()
+		case nv := <-views:
+			v = newer(v, nv)
+		case <-poll.C:
+			if nv, err := c.View(ctx, game); err == nil {
+				v = newer(v, nv)
+			} else if fatal(err) {
+				return v, err
+			}
+		case <-wake.C:
+		}
+	}
+	return v, nil
+}
+
+func newer(v, nv engine.View) engine.View {
+	if nv.Version >= v.Version {
+		return nv
+	}
+	return v
+}
+
+// decision names what the seat is deciding now, so its think time runs once
+// per decision however many views arrive meanwhile.
+func decision(v engine.View) (key string, think engine.Think, ok bool) {
+	if len(v.Can) == 0 {
+		return "", "", false
+	}
+	for _, d := range v.Deciding {
+		if d.Seat == v.Seat {
+			return v.Phase.String() + "/" + strconv.Itoa(v.Plays), d.Think, true
+		}
+	}
+	return "", "", false
+}
+
+// player makes one seat's moves.
+type player struct {
+	c     *Client
+	game  string
+	ch    Chooser
+	log   *slog.Logger
+	tried int // the version of the last view a move was refused from
+}
+
+// move chooses and makes a move from v, falling back to the always-legal
+// move if the choice is refused as illegal, and returns the newest view.
+func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
+	a, ok := p.ch.Choose(v)
+	if !ok {
+		p.tried = v.Version
+		return v, nil
+	}
+	a.Seat = v.Seat
+	nv, err := p.c.Act(ctx, p.game, a)
+	if err == nil {
+		return nv, nil
+	}
+	p.log.Debug("move refused", "kind", a.Kind, "no", a.No, "err", err)
+	if code := Code(err); code == "illegal" || code == "not_your_turn" {
+		if fb, ok := v.Fallback(); ok {
+			if nv, err2 := p.c.Act(ctx, p.game, fb); err2 == nil {
+				return nv, nil
+			}
+		}
+	}
+	if fatal(err) {
+		return v, err
+	}
+	p.tried = v.Version
+	var e *Error
+	if errors.As(err, &e) && e.RetryAfter > 0 {
+		if err := sleep(ctx, time.Duration(e.RetryAfter)*time.Second); err != nil {
+			return v, err
+		}
+	}
+	if nv, err := p.c.View(ctx, p.game); err == nil {
+		return nv, nil
+	} else if fatal(err) {
+		return v, err
+	}
+	return v, sleep(ctx, time.Second)
+}
+
+// fatal reports an error no retry will mend: the game or the token is wrong,
+// or ctx has ended.
+func fatal(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return true
+	}
+	switch Code(err) {
+	case "not_found", "unauthorized", "forbidden":
+		return true
+	}
+	return false
+}
+
+// follow keeps the seat's event stream open, handing the newest view to
+// views, until ctx ends.
+func (c *Client) follow(ctx context.Context, game string, views chan engine.View, log *slog.Logger) {
+	for ctx.Err() == nil {
+		err := c.Events(ctx, game, func(v engine.View) error {
+			select {
+			case <-views:
+			default:
+			}
+			views <- v
+			return nil
+		})
+		if err != nil && ctx.Err() == nil {
+			log.Debug("event stream dropped", "err", err)
+		}
+		if sleep(ctx, time.Second) != nil {
+			return
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,205 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// GameList is the body of the list of games.
+type GameList struct {
+	Games []live.Summary `json:"games"`
+}
+
+// SeatList is the body of a game's seats.
+type SeatList struct {
+	Seats []live.SeatInfo `json:"seats"`
+}
+
+// EventList is the body of a game's log.
+type EventList struct {
+	Events []engine.Event `json:"events"`
+}
+
+// The list's page sizes.
+const (
+	defaultLimit = 50
+	maxLimit     = 200
+)
+
+func (s *Server) healthz(c echo.Context) error {
+	return c.JSON(http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func (s *Server) create(c echo.Context) error {
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	req, err := decodeCreate(body)
+	if err != nil {
+		return err
+	}
+	j, err := s.games.Create(c.Request().Context(), req)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, j)
+}
+
+func (s *Server) list(c echo.Context) error {
+	status := live.Status(c.QueryParam("status"))
+	switch status {
+	case "", live.StatusOpen, live.StatusLive, live.StatusFinished, live.StatusEnded:
+	default:
+		return invalid("The status is open, live, finished or ended.")
+	}
+	limit := defaultLimit
+	if q := c.QueryParam("limit"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 1 || n > maxLimit {
+			return invalid("The limit is 1 to " + strconv.Itoa(maxLimit) + ".")
+		}
+		limit = n
+	}
+	games, err := s.games.List(c.Request().Context(), status, limit)
+	if err != nil {
+		return err
+	}
+	if games == nil {
+		games = []live.Summary{}
+	}
+	return c.JSON(http.StatusOK, GameList{Games: games})
+}
+
+func (s *Server) get(c echo.Context) error {
+	return s.summary(c, http.StatusOK)
+}
+
+// summary answers with the game as it now stands.
+func (s *Server) summary(c echo.Context, status int) error {
+	g, err := s.games.Get(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(status, g)
+}
+
+func (s *Server) join(c echo.Context) error {
+	body, err := readBody(c)
+	if err != nil {
+		return err
+	}
+	name, err := decodeJoin(body)
+	if err != nil {
+		return err
+	}
+	j, err := s.games.Join(c.Request().Context(), c.Param("id"), name)
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusCreated, j)
+}
+
+func (s *Server) start(c echo.Context) error {
+	if err := s.games.Start(c.Request().Context(), c.Param("id"), seatOf(c)); err != nil {
+		return err
+	}
+	return s.summary(c, http.StatusOK)
+}
+
+func (s *Server) leave(c echo.Context) error {
+	if err := s.games.Leave(c.Request().Context(), c.Param("id"), seatOf(c)); err != nil {
+		return err
+	}
+	return s.summary(c, http.StatusOK)
+}
+
+func (s *Server) end(c echo.Context) error {
+	if err := s.games.End(c.Request().Context(), c.Param("id"), seatOf(c)); err != nil {
+		return err
+	}
+	return s.summary(c, http.StatusOK)
+}
+
+func (s *Server) handToBot(c echo.Context) error {
+	seat, err := strconv.Atoi(c.Param("seat"))
+	if err != nil || seat < 0 || seat >= engine.MaxSeats {
+		return invalid("A seat is a number from 0 to " + strconv.Itoa(engine.MaxSeats-1) + ".")
+	}
+	if err := s.games.HandToBot(c.Request().Context(), c.Param("id"), seatOf(c), seat); err != nil {
+		return err
+	}
+	return s.summary(c, http.StatusOK)
+}
+
+func (s *Server) seats(c echo.Context) error {
+	seats, err := s.games.Seats(c.Request().Context(), c.Param("id"))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, SeatList{Seats: seats})
+}
+
+func (s *Server) view(c echo.Context) error {
+	v, err := s.games.View(c.Request().Context(), c.Param("id"), seatOf(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, v)
+}
+
+func (s *Server) gameLog(c echo.Context) error {
+	events, err := s.games.Log(c.Request().Context(), c.Param("id"), seatOf(c))
+	if err != nil {
+		return err
+	}
+	if events == nil {
+		events = []engine.Event{}
+	}
+	return c.JSON(http.StatusOK, EventList{Events: events})
+}
+
+// act makes a move of one kind for the token's seat and answers with the
+// seat's view after it.
+func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		body, err := readBody(c)
+		if err != nil {
+			return err
+		}
+		a, err := decodeAction(kind, body)
+		if err != nil {
+			return err
+		}
+		a.Seat = seatOf(c)
+		v, err := s.games.Act(c.Request().Context(), c.Param("id"), a)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, v)
+	}
+}
+
+// events streams the seat's view (the spectator's without a token): the
+// current one at once, then each new one as the table changes.
+func (s *Server) events(c echo.Context) error {
+	ctx := c.Request().Context()
+	id, seat := c.Param("id"), seatOf(c)
+	g, err := s.games.Get(ctx, id)
+	if err != nil {
+		return err
+	}
+	v, err := s.games.View(ctx, id, seat)
+	if err != nil {
+		return err
+	}
+	if g.Status == live.StatusFinished || g.Status == live.StatusEnded || v.Phase == engine.PhaseOver {
+		return serveOnce(c, v)
+	}
+	return s.hub.serve(c, id, seat, v)
+}

@@ -1,0 +1,150 @@
+package api
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// logRequests writes one line per request when it ends. It never reads or
+// records bodies, so an event stream passes through untouched.
+func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		start := time.Now()
+		err := next(c)
+		if err != nil {
+			c.Error(err)
+		}
+		s.log.LogAttrs(c.Request().Context(), levelFor(c.Response().Status), "request",
+			slog.String("method", c.Request().Method), slog.String("route", c.Path()),
+			slog.Int("status", c.Response().Status), slog.Duration("took", time.Since(start)),
+			slog.String("addr", c.RealIP()))
+		return nil
+	}
+}
+
+// limitAddress applies the per-address limit to every request.
+func (s *Server) limitAddress(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if ok, wait := s.byAddr.allow(c.RealIP()); !ok {
+			return tooFast(wait)
+		}
+		return next(c)
+	}
+}
+
+func tooFast(wait int) error {
+	return &apiError{code: codeRateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}
+}
+
+// The context keys a handler reads its seat by.
+const (
+	seatKey  = "seat"
+	tokenKey = "token"
+)
+
+var (
+	errNoToken  = &live.Error{Code: live.CodeUnauthorized, Message: "This needs your seat's token: send it as \"Authorization: Bearer <token>\"."}
+	errBadToken = &live.Error{Code: live.CodeUnauthorized, Message: "That token isn't one of this game's."}
+)
+
+// seated requires a token for the game and sets the seat it acts for.
+func (s *Server) seated(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		token, err := bearer(c, false)
+		if err != nil {
+			return err
+		}
+		if token == "" {
+			return errNoToken
+		}
+		return s.authenticate(c, token, next)
+	}
+}
+
+// maybeSeated sets the seat when a token is given, else the spectator's. A
+// token that is given but wrong is refused rather than quietly ignored. The
+// event stream also takes the token as a query parameter, since a browser's
+// EventSource can't set headers.
+func (s *Server) maybeSeated(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		token, err := bearer(c, strings.HasSuffix(c.Path(), "/events"))
+		if err != nil {
+			return err
+		}
+		if token == "" {
+			c.Set(seatKey, engine.Spectator)
+			return next(c)
+		}
+		return s.authenticate(c, token, next)
+	}
+}
+
+func (s *Server) authenticate(c echo.Context, token string, next echo.HandlerFunc) error {
+	seat, err := s.games.Authenticate(c.Request().Context(), c.Param("id"), token)
+	if err != nil {
+		return err
+	}
+	if ok, wait := s.byTok.allow(token); !ok {
+		return tooFast(wait)
+	}
+	c.Set(seatKey, seat)
+	c.Set(tokenKey, token)
+	return next(c)
+}
+
+// bearer reads the token from the Authorization header, or with query set
+// from the token parameter too. No token at all is "".
+func bearer(c echo.Context, query bool) (string, error) {
+	h := c.Request().Header.Get(echo.HeaderAuthorization)
+	if h == "" {
+		if query {
+			return c.QueryParam("token"), nil
+		}
+		return "", nil
+	}
+	scheme, token, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(token) == "" {
+		return "", errBadAuthHeader
+	}
+	return strings.TrimSpace(token), nil
+}
+
+var errBadAuthHeader = &live.Error{Code: live.CodeUnauthorized, Message: "Send the token as \"Authorization: Bearer <token>\"."}
+
+func seatOf(c echo.Context) int {
+	seat, _ := c.Get(seatKey).(int)
+	return seat
+}
+
+// readBody reads at most MaxBody bytes of the request body.
+func readBody(c echo.Context) ([]byte, error) {
+	r := c.Request()
+	if r.ContentLength > MaxBody {
+		return nil, errTooLarge
+	}
+	b, err := io.ReadAll(io.LimitReader(r.Body, MaxBody+1))
+	if err != nil {
+		return nil, invalid("The request body couldn't be read.")
+	}
+	if len(b) > MaxBody {
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+var errTooLarge = &apiError{code: codeTooLarge, message: "The request body is too large."}
+
+func levelFor(status int) slog.Level {
+	if status >= http.StatusInternalServerError {
+		return slog.LevelError
+	}
+	return slog.LevelInfo
+}

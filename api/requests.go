@@ -1,0 +1,193 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// MaxBody is the largest request body the API reads. The biggest real one, a
+// ten-seat table's settings, is well under 1 KiB.
+const MaxBody = 8 << 10
+
+// MaxName is the longest display name, in characters.
+const MaxName = 32
+
+// DefaultAwayAfter is how long a person's turn waits before a bot covers it
+// when the table's creator doesn't say.
+const DefaultAwayAfter = 60 * time.Second
+
+// The range a table may set for AwayAfter.
+const (
+	minAwayAfter = 15 * time.Second
+	maxAwayAfter = 10 * time.Minute
+)
+
+// CreateBody is a new table's settings as a client sends them. Unset fields
+// take the standard settings.
+type CreateBody struct {
+	Seats            int            `json:"seats"`
+	Sneak            *int           `json:"sneak,omitempty"`
+	WindowSeconds    int            `json:"window_seconds,omitempty"`
+	Pace             engine.Pace    `json:"pace,omitempty"`
+	AwayAfterSeconds int            `json:"away_after_seconds,omitempty"`
+	Name             string         `json:"name"`
+	Bots             []live.BotSpec `json:"bots,omitempty"`
+	FillBots         bool           `json:"fill_bots,omitempty"`
+}
+
+// JoinBody is a person taking a seat.
+type JoinBody struct {
+	Name string `json:"name"`
+}
+
+// ActionBody is a move: No always, Cards for a play or a hand-over, Claim for
+// a play that sneaks (how many of Cards are claimed; 0 or absent claims all).
+type ActionBody struct {
+	No    *int     `json:"no"`
+	Cards []string `json:"cards,omitempty"`
+	Claim int      `json:"claim,omitempty"`
+}
+
+// decode reads one JSON value from body into v, refusing unknown fields and
+// anything after the value, and words every failure for a person.
+func decode(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return invalid("The request needs a JSON body.")
+	}
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &te) && te.Field != "":
+			return invalid(fmt.Sprintf("The field %q has the wrong type.", te.Field))
+		case strings.HasPrefix(err.Error(), "json: unknown field "):
+			return invalid(fmt.Sprintf("There's no field %s.", strings.TrimPrefix(err.Error(), "json: unknown field ")))
+		}
+		return invalid("The request body isn't valid JSON.")
+	}
+	if _, err := d.Token(); err != io.EOF {
+		return invalid("The request body has something after the JSON value.")
+	}
+	return nil
+}
+
+// decodeCreate reads a create request into the runtime's terms. Range checks
+// on the table itself are the engine's (bad_options); the rest are here.
+func decodeCreate(body []byte) (live.CreateRequest, error) {
+	var b CreateBody
+	if err := decode(body, &b); err != nil {
+		return live.CreateRequest{}, err
+	}
+	name, err := cleanName(b.Name)
+	if err != nil {
+		return live.CreateRequest{}, err
+	}
+	opts := engine.Standard(b.Seats)
+	if b.Sneak != nil {
+		opts.Sneak = *b.Sneak
+	}
+	if b.WindowSeconds != 0 {
+		opts.Window = time.Duration(b.WindowSeconds) * time.Second
+		if b.WindowSeconds < 0 || b.WindowSeconds > 60 {
+			opts.Window = -1 // out of range: let Validate word it
+		}
+	}
+	if b.Pace != "" {
+		opts.Pace = b.Pace
+	}
+	if err := opts.Validate(); err != nil {
+		return live.CreateRequest{}, err
+	}
+	away := DefaultAwayAfter
+	if b.AwayAfterSeconds != 0 {
+		away = time.Duration(b.AwayAfterSeconds) * time.Second
+		if b.AwayAfterSeconds < 0 || away < minAwayAfter || away > maxAwayAfter {
+			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions, Message: fmt.Sprintf(
+				"A seat is handed to a bot after %d to %d seconds away.", int(minAwayAfter.Seconds()), int(maxAwayAfter.Seconds()))}
+		}
+	}
+	if len(b.Bots) > opts.Seats-1 {
+		return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,
+			Message: fmt.Sprintf("A table of %d has room for %d bots besides you.", opts.Seats, opts.Seats-1)}
+	}
+	for _, spec := range b.Bots {
+		if err := checkBot(spec); err != nil {
+			return live.CreateRequest{}, err
+		}
+	}
+	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots, AwayAfter: away}, nil
+}
+
+// decodeJoin reads the name a person joins with.
+func decodeJoin(body []byte) (string, error) {
+	var b JoinBody
+	if err := decode(body, &b); err != nil {
+		return "", err
+	}
+	return cleanName(b.Name)
+}
+
+// decodeAction reads a move of the given kind. The seat is the token's, set
+// by the caller.
+func decodeAction(kind engine.ActionKind, body []byte) (engine.Action, error) {
+	var b ActionBody
+	if err := decode(body, &b); err != nil {
+		return engine.Action{}, err
+	}
+	if b.No == nil {
+		return engine.Action{}, invalid(`Say which play this answers: "no" is the number of the last play your view showed (0 before the first).`)
+	}
+	if *b.No < 0 {
+		return engine.Action{}, invalid(`"no" is a play number: 0 or more.`)
+	}
+	a := engine.Action{Kind: kind, No: *b.No}
+	switch kind {
+	case engine.ActPlay, engine.ActGive:
+		if len(b.Cards) == 0 {
+			return engine.Action{}, invalid("Say which cards: \"cards\" is a list of codes such as \"AS\" or \"10H\".")
+		}
+		if kind == engine.ActGive && b.Claim != 0 {
+			return engine.Action{}, invalid("A hand-over has no claim.")
+		}
+		for _, code := range b.Cards {
+			c, err := engine.ParseCard(code)
+			if err != nil {
+				return engine.Action{}, invalid(fmt.Sprintf("There's no card %q: a card is a rank (A, 2-10, J, Q, K) and a suit (S, H, D, C), such as \"QH\".", code))
+			}
+			a.Cards = append(a.Cards, c)
+		}
+		if b.Claim < 0 {
+			return engine.Action{}, invalid(`"claim" is how many of the cards you claim: 1 or more, or leave it out to claim them all.`)
+		}
+		a.Claim = b.Claim
+	default:
+		if len(b.Cards) > 0 || b.Claim != 0 {
+			return engine.Action{}, invalid("This move takes only \"no\".")
+		}
+	}
+	return a, nil
+}
+
+// cleanName trims a display name and checks it is one line of sensible length.
+func cleanName(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch {
+	case s == "":
+		return "", invalid("Give a name for your seat.")
+	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }):
+		return "", invalid("A name is one line of plain text.")
+	case utf8.RuneCountInString(s) > MaxName:
+		return "", invalid(fmt.Sprintf("A name is at most %d characters.", MaxName))
+	}
+	return s, nil
+}

@@ -1,0 +1,131 @@
+// Package api serves the game over HTTP: a JSON API under /api/v1 for
+// clients and bots, and a server-sent event stream of each seat's view.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// Games is what the API needs of the table runtime (*live.Manager).
+type Games interface {
+	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
+	List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error)
+	Get(ctx context.Context, id string) (live.Summary, error)
+	Join(ctx context.Context, id, name string) (live.Joined, error)
+	Authenticate(ctx context.Context, id, token string) (seat int, err error)
+	Start(ctx context.Context, id string, by int) error
+	Leave(ctx context.Context, id string, seat int) error
+	HandToBot(ctx context.Context, id string, by, seat int) error
+	End(ctx context.Context, id string, by int) error
+	View(ctx context.Context, id string, seat int) (engine.View, error)
+	Act(ctx context.Context, id string, a engine.Action) (engine.View, error)
+	Log(ctx context.Context, id string, seat int) ([]engine.Event, error)
+	Seats(ctx context.Context, id string) ([]live.SeatInfo, error)
+}
+
+// Config configures a Server. Zero fields take the defaults.
+type Config struct {
+	Games  Games
+	Hub    *Hub
+	Logger *slog.Logger
+	// PerAddress and PerToken limit how fast one client address, and one
+	// seat's token, may make requests.
+	PerAddress Rate
+	PerToken   Rate
+	// Now is the limiters' clock; nil is the real one.
+	Now func() time.Time
+}
+
+// The default limits: a person clicks a few times a second at most, and a bot
+// polling its view once a second with moves between stays far inside them.
+var (
+	DefaultPerAddress = Rate{PerSecond: 30, Burst: 60}
+	DefaultPerToken   = Rate{PerSecond: 10, Burst: 20}
+)
+
+// maxBuckets bounds each limiter's memory.
+const maxBuckets = 10000
+
+// Server is the HTTP API.
+type Server struct {
+	games  Games
+	hub    *Hub
+	log    *slog.Logger
+	byAddr *limiter
+	byTok  *limiter
+	echo   *echo.Echo
+}
+
+// New builds the server and its routes.
+func New(cfg Config) *Server {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.PerAddress == (Rate{}) {
+		cfg.PerAddress = DefaultPerAddress
+	}
+	if cfg.PerToken == (Rate{}) {
+		cfg.PerToken = DefaultPerToken
+	}
+	s := &Server{
+		games:  cfg.Games,
+		hub:    cfg.Hub,
+		log:    cfg.Logger,
+		byAddr: newLimiter(cfg.PerAddress, maxBuckets, cfg.Now),
+		byTok:  newLimiter(cfg.PerToken, maxBuckets, cfg.Now),
+	}
+	s.echo = s.routes()
+	return s
+}
+
+// ServeHTTP serves the API.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.echo.ServeHTTP(w, r) }
+
+// Routes lists every method and path served, for the OpenAPI check.
+func (s *Server) Routes() [][2]string {
+	var out [][2]string
+	for _, r := range s.echo.Routes() {
+		out = append(out, [2]string{r.Method, r.Path})
+	}
+	return out
+}
+
+// routes is the whole route table.
+func (s *Server) routes() *echo.Echo {
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = s.handleError
+	e.Use(middleware.Recover(), s.logRequests, s.limitAddress)
+
+	e.GET("/healthz", s.healthz)
+	g := e.Group("/api/v1")
+	g.POST("/games", s.create)
+	g.GET("/games", s.list)
+	g.GET("/games/:id", s.get)
+	g.POST("/games/:id/join", s.join)
+	g.POST("/games/:id/start", s.start, s.seated)
+	g.POST("/games/:id/leave", s.leave, s.seated)
+	g.POST("/games/:id/end", s.end, s.seated)
+	g.POST("/games/:id/seats/:seat/bot", s.handToBot, s.seated)
+	g.GET("/games/:id/seats", s.seats)
+	g.GET("/games/:id/view", s.view, s.maybeSeated)
+	g.GET("/games/:id/log", s.gameLog, s.maybeSeated)
+	g.POST("/games/:id/play", s.act(engine.ActPlay), s.seated)
+	g.POST("/games/:id/call", s.act(engine.ActCall), s.seated)
+	g.POST("/games/:id/pass", s.act(engine.ActPass), s.seated)
+	g.POST("/games/:id/give", s.act(engine.ActGive), s.seated)
+	g.GET("/games/:id/events", s.events, s.maybeSeated)
+	return e
+}
