@@ -1,0 +1,185 @@
+package live
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/store"
+)
+
+var epoch = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
+
+// openStore opens a fresh SQLite store in the test's temp dir.
+func openStore(t testing.TB) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// fixture is a Manager on a fake clock and a real store.
+type fixture struct {
+	t     testing.TB
+	ctx   context.Context
+	clock *FakeClock
+	st    *store.Store
+	m     *Manager
+	pub   *recorder
+}
+
+func newFixture(t testing.TB) *fixture {
+	t.Helper()
+	f := &fixture{t: t, ctx: context.Background(), clock: NewFakeClock(epoch), st: openStore(t), pub: newRecorder()}
+	f.m = f.open(f.st)
+	return f
+}
+
+// open starts a Manager on st, closed when the test ends.
+func (f *fixture) open(st storage) *Manager {
+	f.t.Helper()
+	m, err := newManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock}, st)
+	if err != nil {
+		f.t.Fatalf("new manager: %v", err)
+	}
+	f.t.Cleanup(func() { m.Close(context.Background()) })
+	return m
+}
+
+// create opens a table with bots in seats 1..bots and people joining after.
+func (f *fixture) create(seats int, bots int, people ...string) (id string, tokens []string) {
+	f.t.Helper()
+	req := CreateRequest{Options: engine.Standard(seats), HostName: "Ada"}
+	for range bots {
+		req.Bots = append(req.Bots, BotSpec{Level: "medium", Style: "cautious"})
+	}
+	j, err := f.m.Create(f.ctx, req)
+	if err != nil {
+		f.t.Fatalf("create: %v", err)
+	}
+	tokens = append(tokens, j.Token)
+	for _, name := range people {
+		pj, err := f.m.Join(f.ctx, j.Game.ID, name)
+		if err != nil {
+			f.t.Fatalf("join %s: %v", name, err)
+		}
+		tokens = append(tokens, pj.Token)
+	}
+	return j.Game.ID, tokens
+}
+
+// botGame starts a table played by bots alone: the host hands their seat
+// over at the start.
+func (f *fixture) botGame(seats int) string {
+	f.t.Helper()
+	id, _ := f.create(seats, seats-1)
+	if err := f.m.Start(f.ctx, id, 0); err != nil {
+		f.t.Fatalf("start: %v", err)
+	}
+	if err := f.m.HandToBot(f.ctx, id, 0, 0); err != nil {
+		f.t.Fatalf("hand to bot: %v", err)
+	}
+	return id
+}
+
+// sync waits until the table has done everything due by the fake clock's
+// time: a request runs only after the table has caught up.
+func (f *fixture) sync(id string) {
+	f.t.Helper()
+	if _, err := f.m.do(f.ctx, id, func(*table) error { return nil }); err != nil {
+		f.t.Fatalf("sync: %v", err)
+	}
+}
+
+// step advances the clock and lets the table catch up.
+func (f *fixture) step(id string, d time.Duration) {
+	f.clock.Advance(d)
+	f.sync(id)
+}
+
+func (f *fixture) view(id string, seat int) engine.View {
+	f.t.Helper()
+	v, err := f.m.View(f.ctx, id, seat)
+	if err != nil {
+		f.t.Fatalf("view %d: %v", seat, err)
+	}
+	return v
+}
+
+// views is every seat's view and the spectator's, as JSON.
+func (f *fixture) views(m *Manager, id string) []string {
+	f.t.Helper()
+	v := f.view(id, engine.Spectator)
+	var out []string
+	for seat := -1; seat < len(v.Seats); seat++ {
+		sv, err := m.View(f.ctx, id, seat)
+		if err != nil {
+			f.t.Fatalf("view %d: %v", seat, err)
+		}
+		b, err := json.Marshal(sv)
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		out = append(out, string(b))
+	}
+	return out
+}
+
+func (f *fixture) status(id string) Status {
+	f.t.Helper()
+	s, err := f.m.Get(f.ctx, id)
+	if err != nil {
+		f.t.Fatalf("get: %v", err)
+	}
+	return s.Status
+}
+
+// playOut advances the clock until the game is over, failing past limit of
+// game time.
+func (f *fixture) playOut(id string, limit time.Duration) {
+	f.t.Helper()
+	for spent := time.Duration(0); f.status(id) == StatusLive; spent += 250 * time.Millisecond {
+		if spent > limit {
+			f.t.Fatalf("game %s still live after %v", id, limit)
+		}
+		f.clock.Advance(250 * time.Millisecond)
+		if _, err := f.m.do(f.ctx, id, func(*table) error { return nil }); err != nil {
+			f.t.Fatalf("sync: %v", err)
+		}
+	}
+}
+
+// recorder is a Publisher that keeps the latest view of every seat.
+type recorder struct {
+	mu     sync.Mutex
+	views  map[string]map[int]engine.View
+	calls  map[string]int
+	closed map[string]bool
+}
+
+func newRecorder() *recorder {
+	return &recorder{views: map[string]map[int]engine.View{}, calls: map[string]int{}, closed: map[string]bool{}}
+}
+
+func (r *recorder) Publish(game string, seat int, v engine.View) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.views[game] == nil {
+		r.views[game] = map[int]engine.View{}
+	}
+	r.views[game][seat] = v
+	r.calls[game]++
+}
+
+func (r *recorder) Close(game string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed[game] = true
+}

@@ -1,0 +1,409 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/store"
+)
+
+// Config configures a Manager. Store is *store.Store in production.
+type Config struct {
+	Store     *store.Store
+	Publisher Publisher // may be nil
+	Clock     Clock     // nil means the real clock
+	Logger    *slog.Logger
+}
+
+// storage is what the runtime needs of the store; tests wrap *store.Store
+// to make it fail.
+type storage interface {
+	CreateGame(ctx context.Context, g *store.Game, seats []store.Seat) error
+	Game(ctx context.Context, id string) (*store.Game, []store.Seat, error)
+	Games(ctx context.Context, status string, limit int) ([]store.Game, error)
+	SaveSeat(ctx context.Context, seat store.Seat) error
+	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
+	AppendAction(ctx context.Context, a store.Action) error
+	Actions(ctx context.Context, gameID string) ([]store.Action, error)
+	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result) error
+	Unfinished(ctx context.Context) ([]store.Game, error)
+	Results(ctx context.Context, id string) ([]store.Result, error)
+}
+
+// writeTimeout bounds one store write made by a table. Writes do not follow
+// the caller's context: a write once begun is finished, so a table's memory
+// and its store never disagree.
+const writeTimeout = 15 * time.Second
+
+// Manager runs every open and live table. Each table's state is owned by one
+// goroutine; the Manager's methods send it requests and wait for the answer.
+type Manager struct {
+	st    storage
+	pub   Publisher
+	clock Clock
+	log   *slog.Logger
+	stats stats
+
+	// ctx is the tables' lifetime: it ends with New's context or Close.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.RWMutex
+	tables map[string]*table
+	closed bool
+}
+
+// New loads the open games and rebuilds every live one from its log,
+// re-arming its deadlines and bot decisions. The tables' goroutines end when
+// ctx ends or Close is called.
+func New(ctx context.Context, cfg Config) (*Manager, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("live: no store")
+	}
+	return newManager(ctx, cfg, cfg.Store)
+}
+
+func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
+	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, tables: map[string]*table{}}
+	if m.clock == nil {
+		m.clock = RealClock{}
+	}
+	if m.log == nil {
+		m.log = slog.New(slog.DiscardHandler)
+	}
+	m.ctx, m.cancel = context.WithCancel(ctx)
+	if err := m.load(ctx); err != nil {
+		m.cancel()
+		m.wg.Wait()
+		return nil, err
+	}
+	return m, nil
+}
+
+// Close stops every table goroutine once its in-flight request and writes are
+// done, and every Publisher call under way has returned. It gives up when ctx
+// ends.
+func (m *Manager) Close(ctx context.Context) error {
+	m.mu.Lock()
+	m.closed = true
+	m.mu.Unlock()
+	m.cancel()
+	done := make(chan struct{})
+	go func() {
+		m.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("live: close: %w", ctx.Err())
+	}
+}
+
+// table is the running table for id, or nil when it is not running (over,
+// or never existed).
+func (m *Manager) table(id string) (*table, error) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return nil, errClosed
+	}
+	return m.tables[id], nil
+}
+
+// add registers t and starts its goroutines.
+func (m *Manager) add(t *table) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return errClosed
+	}
+	m.tables[t.id] = t
+	if t.out != nil {
+		m.wg.Go(t.out.run)
+	}
+	m.wg.Go(func() { t.run(m.ctx) })
+	return nil
+}
+
+func (m *Manager) remove(t *table) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.tables[t.id] == t {
+		delete(m.tables, t.id)
+	}
+}
+
+// do runs fn on the goroutine of table id and returns its error. running is
+// false when no table by that id is running, and fn was not run: the game is
+// over or does not exist.
+func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (running bool, err error) {
+	for {
+		t, err := m.table(id)
+		if err != nil {
+			return true, err
+		}
+		if t == nil {
+			return false, nil
+		}
+		r := request{fn: fn, reply: make(chan error, 1)}
+		select {
+		case t.inbox <- r:
+		case <-t.done:
+			continue // it just ended: look again
+		case <-ctx.Done():
+			return true, ctx.Err()
+		}
+		select {
+		case err := <-r.reply:
+			return true, err
+		case <-ctx.Done():
+			return true, ctx.Err()
+		}
+	}
+}
+
+// Create opens a new table; the host takes seat 0.
+func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error) {
+	g, seats, token, err := m.newGame(req)
+	if err != nil {
+		return Joined{}, err
+	}
+	if err := m.ensureOpen(); err != nil {
+		return Joined{}, err
+	}
+	for tries := 0; ; tries++ {
+		g.ID, err = newID()
+		if err != nil {
+			return Joined{}, m.unsaved("", err)
+		}
+		err = m.st.CreateGame(ctx, g, seats)
+		if !errors.Is(err, store.ErrDuplicate) || tries == 5 {
+			break
+		}
+	}
+	if err != nil {
+		return Joined{}, m.unsaved(g.ID, err)
+	}
+	for i := range seats {
+		seats[i].GameID = g.ID
+	}
+	t := m.newTable(*g, seats)
+	sum := t.summary()
+	if err := m.add(t); err != nil {
+		return Joined{}, err
+	}
+	return Joined{Game: sum, Seat: 0, Token: token}, nil
+}
+
+func (m *Manager) ensureOpen() error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if m.closed {
+		return errClosed
+	}
+	return nil
+}
+
+// List lists games with the given status ("" for all), newest first.
+func (m *Manager) List(ctx context.Context, status Status, limit int) ([]Summary, error) {
+	if err := m.ensureOpen(); err != nil {
+		return nil, err
+	}
+	games, err := m.st.Games(ctx, string(status), limit)
+	if err != nil {
+		return nil, m.unsaved("", err)
+	}
+	out := make([]Summary, 0, len(games))
+	for _, g := range games {
+		s, err := m.Get(ctx, g.ID)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Get is one game's summary.
+func (m *Manager) Get(ctx context.Context, id string) (Summary, error) {
+	t, err := m.table(id)
+	if err != nil {
+		return Summary{}, err
+	}
+	if t != nil {
+		return t.snap.Load().summary, nil
+	}
+	g, seats, err := m.st.Game(ctx, id)
+	if err != nil {
+		return Summary{}, m.fromStore(id, err)
+	}
+	results, err := m.st.Results(ctx, id)
+	if err != nil {
+		return Summary{}, m.unsaved(id, err)
+	}
+	return storedSummary(g, seats, results), nil
+}
+
+// Seats lists a game's seats as anyone may see them.
+func (m *Manager) Seats(ctx context.Context, id string) ([]SeatInfo, error) {
+	s, err := m.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.Seats, nil
+}
+
+// View is the game as seat sees it; engine.Spectator for anyone.
+func (m *Manager) View(ctx context.Context, id string, seat int) (engine.View, error) {
+	var v engine.View
+	running, err := m.do(ctx, id, func(t *table) error {
+		if t.state == nil {
+			return errNotStarted
+		}
+		v = t.state.View(seat)
+		return nil
+	})
+	if running {
+		return v, err
+	}
+	s, err := m.replayed(ctx, id)
+	if err != nil {
+		return engine.View{}, err
+	}
+	return s.View(seat), nil
+}
+
+// Log is the game's log as seat may read it: the public lines and the
+// seat's private ones while it runs, everything once it is over.
+func (m *Manager) Log(ctx context.Context, id string, seat int) ([]engine.Event, error) {
+	var events []engine.Event
+	running, err := m.do(ctx, id, func(t *table) error {
+		if t.state == nil {
+			return errNotStarted
+		}
+		events = t.state.Log(seat)
+		return nil
+	})
+	if running {
+		return events, err
+	}
+	s, err := m.replayed(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return s.Log(seat), nil
+}
+
+// Act makes a seat's move (a.Seat is the seat the caller's token is for). The
+// action is stored before the view after it is returned.
+func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.View, error) {
+	var v engine.View
+	running, err := m.do(ctx, id, func(t *table) error {
+		var err error
+		v, err = t.act(a)
+		return err
+	})
+	if running {
+		return v, err
+	}
+	if _, _, err := m.st.Game(ctx, id); err != nil {
+		return engine.View{}, m.fromStore(id, err)
+	}
+	return engine.View{}, errOver
+}
+
+// Join seats a person in the first empty seat of an open game.
+func (m *Manager) Join(ctx context.Context, id, name string) (Joined, error) {
+	name, err := checkName(name)
+	if err != nil {
+		return Joined{}, err
+	}
+	var j Joined
+	running, err := m.do(ctx, id, func(t *table) error {
+		var err error
+		j, err = t.join(name)
+		return err
+	})
+	if running {
+		return j, err
+	}
+	return Joined{}, m.notRunning(ctx, id)
+}
+
+// notRunning is the refusal of a change to a game that is not running: it is
+// over, or there is no such game.
+func (m *Manager) notRunning(ctx context.Context, id string) error {
+	if _, _, err := m.st.Game(ctx, id); err != nil {
+		return m.fromStore(id, err)
+	}
+	return errOverGame
+}
+
+// change runs fn on a running table, refusing when there is none.
+func (m *Manager) change(ctx context.Context, id string, fn func(t *table) error) error {
+	running, err := m.do(ctx, id, fn)
+	if running {
+		return err
+	}
+	return m.notRunning(ctx, id)
+}
+
+// Start starts an open game (host only). With FillBots every empty seat gets
+// a bot; at least 3 must be seated.
+func (m *Manager) Start(ctx context.Context, id string, by int) error {
+	return m.change(ctx, id, func(t *table) error { return t.start(by) })
+}
+
+// Leave frees a seat before the start; during play a bot takes it over.
+func (m *Manager) Leave(ctx context.Context, id string, seat int) error {
+	return m.change(ctx, id, func(t *table) error { return t.leave(seat) })
+}
+
+// HandToBot hands seat to a bot for the rest of the game: by must be that
+// seat, or the host when the seat's person is away.
+func (m *Manager) HandToBot(ctx context.Context, id string, by, seat int) error {
+	return m.change(ctx, id, func(t *table) error { return t.handToBot(by, seat) })
+}
+
+// End ends the game early (host only): it is kept, marked ended, and never
+// rated.
+func (m *Manager) End(ctx context.Context, id string, by int) error {
+	return m.change(ctx, id, func(t *table) error { return t.end(by) })
+}
+
+// Authenticate finds the seat whose token this is, comparing sha256 hashes
+// in constant time.
+func (m *Manager) Authenticate(ctx context.Context, id, token string) (int, error) {
+	if token == "" {
+		return 0, errNoToken
+	}
+	t, err := m.table(id)
+	if err != nil {
+		return 0, err
+	}
+	var hashes [][]byte
+	if t != nil {
+		hashes = t.snap.Load().tokens
+	} else {
+		_, seats, err := m.st.Game(ctx, id)
+		if err != nil {
+			return 0, m.fromStore(id, err)
+		}
+		hashes = make([][]byte, len(seats))
+		for i, s := range seats {
+			hashes[i] = s.TokenHash
+		}
+	}
+	if seat, ok := matchToken(hashes, token); ok {
+		return seat, nil
+	}
+	return 0, errNoToken
+}

@@ -1,0 +1,70 @@
+package live
+
+import (
+	"sync"
+	"time"
+
+	"bullshit/engine"
+)
+
+// batch is every seat's view (and the spectator's) after a change.
+type batch struct {
+	views []engine.View
+	// at is when the change was accepted, to time the publishing.
+	at time.Time
+	// final closes the game's streams after its views.
+	final bool
+}
+
+// outbox hands a table's views to the Publisher from a goroutine of its own,
+// so a Publisher that blocks delays only the pushes of that table, never its
+// play. It keeps only the newest batch: each view is whole, so a newer one
+// replaces one not yet sent.
+type outbox struct {
+	pub   Publisher
+	game  string
+	clock Clock
+	timed *histogram
+
+	mu      sync.Mutex
+	pending *batch
+	kick    chan struct{}
+}
+
+func newOutbox(pub Publisher, game string, clock Clock, timed *histogram) *outbox {
+	return &outbox{pub: pub, game: game, clock: clock, timed: timed, kick: make(chan struct{}, 1)}
+}
+
+// put queues b in place of any batch not yet sent. It never blocks.
+func (o *outbox) put(b *batch) {
+	o.mu.Lock()
+	o.pending = b
+	o.mu.Unlock()
+	select {
+	case o.kick <- struct{}{}:
+	default:
+	}
+}
+
+// run publishes until it has sent a final batch. Its table always sends one
+// as it stops, so run ends with the table (unless the Publisher never
+// returns, which is why the Manager's Close takes a deadline).
+func (o *outbox) run() {
+	for range o.kick {
+		o.mu.Lock()
+		b := o.pending
+		o.pending = nil
+		o.mu.Unlock()
+		if b == nil {
+			continue
+		}
+		o.timed.record(o.clock.Now().Sub(b.at))
+		for _, v := range b.views {
+			o.pub.Publish(o.game, v.Seat, v)
+		}
+		if b.final {
+			o.pub.Close(o.game)
+			return
+		}
+	}
+}

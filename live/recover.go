@@ -1,0 +1,114 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+	"bullshit/store"
+)
+
+// load starts a table for every open game, and for every live one rebuilt
+// from its log. A game that cannot be rebuilt is logged and left alone, so
+// one bad game does not keep the server down.
+func (m *Manager) load(ctx context.Context) error {
+	open, err := m.st.Games(ctx, string(StatusOpen), 0)
+	if err != nil {
+		return fmt.Errorf("live: load open games: %w", err)
+	}
+	running, err := m.st.Unfinished(ctx)
+	if err != nil {
+		return fmt.Errorf("live: load live games: %w", err)
+	}
+	for _, g := range append(open, running...) {
+		t, err := m.rebuild(ctx, g.ID)
+		if err != nil {
+			m.log.Error("a game could not be rebuilt", slog.String("game", g.ID), slog.Any("err", err))
+			continue
+		}
+		if err := m.add(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rebuild is the table of a stored game: dealt again from its seed and
+// replayed action by action at the stored times, settling each deadline
+// between them as the live table did, then brought up to now.
+func (m *Manager) rebuild(ctx context.Context, id string) (*table, error) {
+	g, seats, err := m.st.Game(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t := m.newTable(*g, seats)
+	if g.Status != string(StatusLive) {
+		return t, nil
+	}
+	actions, err := m.st.Actions(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t.state, err = engine.New(t.engineOptions(), g.Seed, g.StartedAt)
+	if err != nil {
+		return nil, err
+	}
+	n := t.state.Seats()
+	t.pending, t.bots, t.at = make([]pending, n), make([]*bot.Bot, n), g.StartedAt
+	t.moved(g.StartedAt)
+	for _, a := range actions {
+		t.settleUntil(a.At)
+		if err := t.state.Apply(a.Action, a.At); err != nil {
+			return nil, fmt.Errorf("replay action %d: %w", a.Seq, err)
+		}
+		t.at = a.At
+		t.moved(a.At)
+	}
+	t.actions = actions
+	now := m.clock.Now()
+	t.settleUntil(now)
+	t.at = later(t.at, now)
+	t.refresh()
+	return t, nil
+}
+
+// settleUntil settles every deadline due by then, one at a time.
+func (t *table) settleUntil(then time.Time) {
+	for {
+		d := t.state.Deadline()
+		if d.IsZero() || d.After(then) {
+			return
+		}
+		t.tick(d)
+	}
+}
+
+// replayed is a game that is no longer running, rebuilt from the store to
+// be viewed.
+func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error) {
+	g, seats, err := m.st.Game(ctx, id)
+	if err != nil {
+		return nil, m.fromStore(id, err)
+	}
+	if g.StartedAt.IsZero() {
+		return nil, refuse(CodeConflict, "The game ended before it started.")
+	}
+	actions, err := m.st.Actions(ctx, id)
+	if err != nil {
+		return nil, m.unsaved(id, err)
+	}
+	t := &table{game: *g, seats: seats}
+	s, err := t.replay(actions)
+	if err != nil {
+		return nil, m.unsaved(id, err)
+	}
+	if !g.EndedAt.IsZero() {
+		s.Tick(g.EndedAt)
+	}
+	return s, nil
+}
+
+var _ storage = (*store.Store)(nil)

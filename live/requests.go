@@ -1,0 +1,227 @@
+package live
+
+import (
+	"context"
+	"slices"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+	"bullshit/store"
+)
+
+// write runs a write a person asked for, turning a failure into a refusal
+// they can read.
+func (t *table) write(fn func(ctx context.Context, st storage) error) error {
+	ctx, cancel := t.writeContext()
+	defer cancel()
+	if err := fn(ctx, t.m.st); err != nil {
+		return t.m.unsaved(t.id, err)
+	}
+	return nil
+}
+
+// act makes a person's move at the current time and returns their view.
+func (t *table) act(a engine.Action) (engine.View, error) {
+	if t.state == nil {
+		return engine.View{}, errNotStarted
+	}
+	if t.finishing {
+		return engine.View{}, errOver
+	}
+	if a.Seat < 0 || a.Seat >= t.state.Seats() {
+		return engine.View{}, errNoSeat
+	}
+	if t.seats[a.Seat].Kind == string(SeatBot) {
+		return engine.View{}, errBotSeat
+	}
+	if err := t.apply(a, later(t.m.clock.Now(), t.at)); err != nil {
+		return engine.View{}, err
+	}
+	if t.seats[a.Seat].Away {
+		// They are back: their moves are theirs again.
+		t.seats[a.Seat].Away = false
+		t.saveSeat(a.Seat)
+	}
+	return t.state.View(a.Seat), nil
+}
+
+// join seats a person in the first empty seat.
+func (t *table) join(name string) (Joined, error) {
+	if t.state != nil {
+		return Joined{}, errStarted
+	}
+	seat := slices.IndexFunc(t.seats, func(s store.Seat) bool { return s.Kind == string(SeatEmpty) })
+	if seat < 0 {
+		return Joined{}, errFull
+	}
+	token, hash, err := newToken()
+	if err != nil {
+		return Joined{}, t.m.unsaved(t.id, err)
+	}
+	s := t.seats[seat]
+	s.Kind, s.Name, s.TokenHash = string(SeatPerson), name, hash
+	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
+		return Joined{}, err
+	}
+	t.seats[seat] = s
+	t.reseat = true
+	return Joined{Game: t.summary(), Seat: seat, Token: token}, nil
+}
+
+// start deals the game: empty seats get their bots if the table fills with
+// bots, and the seats taken are numbered 0 to n-1.
+func (t *table) start(by int) error {
+	if t.state != nil {
+		return errStarted
+	}
+	if by != t.game.Host {
+		return errNotHost
+	}
+	var taken []store.Seat
+	for _, s := range t.seats {
+		if s.Kind == string(SeatEmpty) && t.fill {
+			s.Kind, s.Name = string(SeatBot), botName(bot.Level(s.BotLevel), bot.Style(s.BotStyle))
+		}
+		if s.Kind != string(SeatEmpty) {
+			taken = append(taken, s)
+		}
+	}
+	if len(taken) < engine.MinSeats {
+		return refuse(CodeConflict, "At least 3 players are needed to start: invite more, or fill the table with bots.")
+	}
+	seats := make([]store.Seat, len(t.seats))
+	for i := range seats {
+		seats[i] = store.Seat{GameID: t.id, No: i, Kind: string(SeatEmpty)}
+		if i < len(taken) {
+			seats[i] = taken[i]
+			seats[i].No = i
+		}
+	}
+	opts := t.game.Options
+	opts.Seats = len(taken)
+	// Stored times may be rounded to the microsecond; the deal's time must
+	// come back exactly.
+	now := t.m.clock.Now().UTC().Truncate(1000)
+	state, err := engine.New(opts, t.game.Seed, now)
+	if err != nil {
+		return err
+	}
+	if err := t.write(func(ctx context.Context, st storage) error { return st.StartGame(ctx, t.id, now, seats) }); err != nil {
+		return err
+	}
+	t.seats, t.state, t.at = seats, state, now
+	t.game.Status, t.game.StartedAt = string(StatusLive), now
+	t.pending, t.bots = make([]pending, len(taken)), make([]*bot.Bot, len(taken))
+	t.reseat = true
+	t.moved(now)
+	return nil
+}
+
+// leave frees a seat before the start; during play a bot takes it over.
+func (t *table) leave(seat int) error {
+	if seat < 0 || seat >= len(t.seats) || t.seats[seat].Kind != string(SeatPerson) {
+		return refuse(CodeConflict, "You don't sit at this table.")
+	}
+	if t.state != nil {
+		return t.cover(seat)
+	}
+	if seat == t.game.Host {
+		return refuse(CodeConflict, "The host can't leave before the start: end the game instead.")
+	}
+	s := t.seats[seat]
+	s.Kind, s.Name, s.TokenHash, s.Away = string(SeatEmpty), "", nil, false
+	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
+		return err
+	}
+	t.seats[seat] = s
+	t.reseat = true
+	return nil
+}
+
+// handToBot gives a person's seat to a bot for the rest of the game: their
+// own, or, by the host, that of someone away.
+func (t *table) handToBot(by, seat int) error {
+	if t.state == nil {
+		return errNotStarted
+	}
+	if t.finishing {
+		return errOverGame
+	}
+	if seat < 0 || seat >= t.state.Seats() {
+		return errNoSeat
+	}
+	if t.seats[seat].Kind != string(SeatPerson) {
+		return refuse(CodeConflict, "A bot already plays that seat.")
+	}
+	if by != seat && (by != t.game.Host || !t.seats[seat].Away) {
+		return refuse(CodeForbidden, "You can hand over your own seat, or as the host the seat of someone who is away.")
+	}
+	return t.cover(seat)
+}
+
+// cover has a bot play seat from now on. The person keeps their token to
+// watch their hand; their moves are refused. The seat is not rated.
+func (t *table) cover(seat int) error {
+	if t.finishing {
+		return errOverGame
+	}
+	s := t.seats[seat]
+	s.Kind, s.Away, s.Covered = string(SeatBot), false, true
+	if s.BotLevel == "" {
+		s.BotLevel, s.BotStyle = string(bot.Medium), string(siteStyle(t.game.Seed, seat))
+	}
+	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
+		return err
+	}
+	t.seats[seat] = s
+	t.bots[seat] = nil
+	t.reseat = true
+	return nil
+}
+
+// end ends the game early for the host: kept, marked ended, never rated.
+func (t *table) end(by int) error {
+	if by != t.game.Host {
+		return errNotHost
+	}
+	if t.finishing {
+		return errOverGame
+	}
+	now := later(t.m.clock.Now(), t.at)
+	var places []engine.Place
+	var results []store.Result
+	plays := 0
+	if t.state != nil {
+		places = standings(t.state)
+		plays = t.state.Plays()
+		for _, p := range places {
+			results = append(results, store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left})
+		}
+	}
+	if err := t.write(func(ctx context.Context, st storage) error {
+		return st.FinishGame(ctx, t.id, string(StatusEnded), now, plays, false, results)
+	}); err != nil {
+		return err
+	}
+	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusEnded), now, plays
+	t.results = places
+	t.over = true
+	return nil
+}
+
+// standings places the seats of a game stopped early by cards left, fewest
+// first, ties sharing.
+func standings(s *engine.State) []engine.Place {
+	places := make([]engine.Place, s.Seats())
+	for seat := range places {
+		places[seat] = engine.Place{Seat: seat, Left: s.HandSize(seat)}
+	}
+	slices.SortStableFunc(places, func(a, b engine.Place) int { return a.Left - b.Left })
+	for i := range places {
+		places[i].Place = i + 1
+		if i > 0 && places[i].Left == places[i-1].Left {
+			places[i].Place = places[i-1].Place
+		}
+	}
+	return places
+}

@@ -1,0 +1,234 @@
+package live
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base32"
+	"encoding/binary"
+	"encoding/hex"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+	"bullshit/store"
+)
+
+// The limits on a table's away time.
+const (
+	DefaultAwayAfter = 60 * time.Second
+	MinAwayAfter     = 10 * time.Second
+	MaxAwayAfter     = 10 * time.Minute
+	// MaxName is the longest display name, in characters.
+	MaxName = 24
+)
+
+// newGame checks a request and builds the game and seats to store, with the
+// host's token.
+func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string, error) {
+	host, err := checkName(req.HostName)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	opts := req.Options
+	if opts.Pace == "" {
+		opts.Pace = engine.Brisk
+	}
+	if opts.Window == 0 {
+		opts.Window = engine.StandardWindow
+	}
+	if opts.Penalty == (engine.Penalty{}) {
+		opts.Penalty = engine.StandardPenalty
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, nil, "", err
+	}
+	if len(req.Bots) > opts.Seats-1 {
+		return nil, nil, "", invalid("A table of %d has room for %d bots at most.", opts.Seats, opts.Seats-1)
+	}
+	away := req.AwayAfter
+	if away == 0 {
+		away = DefaultAwayAfter
+	}
+	if away < MinAwayAfter || away > MaxAwayAfter {
+		return nil, nil, "", invalid("A player is marked away after %v to %v.", MinAwayAfter, MaxAwayAfter)
+	}
+	seed, err := randomSeed()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	token, hash, err := newToken()
+	if err != nil {
+		return nil, nil, "", err
+	}
+	seats := make([]store.Seat, opts.Seats)
+	for i := range seats {
+		seats[i] = store.Seat{No: i, Kind: string(SeatEmpty)}
+		if req.FillBots {
+			// The bot that fills this seat if nobody takes it, and that
+			// covers a person who sits here and walks away.
+			seats[i].BotLevel, seats[i].BotStyle = string(bot.Medium), string(siteStyle(seed, i))
+		}
+	}
+	seats[0].Kind, seats[0].Name, seats[0].TokenHash = string(SeatPerson), host, hash
+	for i, b := range req.Bots {
+		level, err := bot.ParseLevel(b.Level)
+		if err != nil {
+			return nil, nil, "", invalid("No bot level %q: choose easy, medium or hard.", b.Level)
+		}
+		style, err := bot.ParseStyle(b.Style)
+		if err != nil || !isSiteStyle(style) {
+			return nil, nil, "", invalid("No bot style %q: choose cautious, bold or caller.", b.Style)
+		}
+		s := &seats[1+i]
+		s.Kind, s.BotLevel, s.BotStyle = string(SeatBot), string(level), string(style)
+		s.Name = botName(level, style)
+	}
+	g := &store.Game{
+		Status: string(StatusOpen), Options: opts, Seed: seed, Host: 0, AwayAfter: away,
+		CreatedAt: m.clock.Now().UTC().Truncate(time.Microsecond),
+	}
+	return g, seats, token, nil
+}
+
+func isSiteStyle(s bot.Style) bool {
+	for _, x := range bot.SiteStyles() {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// siteStyle is the site style the seed gives a bot in seat.
+func siteStyle(seed uint64, seat int) bot.Style {
+	styles := bot.SiteStyles()
+	return styles[mix(seed, seat)%uint64(len(styles))]
+}
+
+// botSeed is the seed of the bot playing seat, fixed by the game's seed.
+func botSeed(seed uint64, seat int) uint64 { return mix(seed, seat+1000) }
+
+// mix is a splitmix64 step over the seed and a seat.
+func mix(seed uint64, seat int) uint64 {
+	z := seed + uint64(seat+1)*0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+func botName(level bot.Level, style bot.Style) string {
+	return capital(string(style)) + " bot (" + string(level) + ")"
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// checkName trims a display name and refuses an empty or overlong one.
+func checkName(name string) (string, error) {
+	name = strings.TrimSpace(name)
+	switch {
+	case name == "":
+		return "", invalid("Enter a name.")
+	case utf8.RuneCountInString(name) > MaxName:
+		return "", invalid("A name is %d characters at most.", MaxName)
+	case strings.ContainsFunc(name, unicode.IsControl):
+		return "", invalid("A name can't contain control characters.")
+	}
+	return name, nil
+}
+
+var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// newID is a game code: 40 random bits as 8 lowercase base32 characters.
+func newID() (string, error) {
+	var b [5]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return strings.ToLower(idEncoding.EncodeToString(b[:])), nil
+}
+
+func randomSeed() (uint64, error) {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return 0, err
+	}
+	return binary.LittleEndian.Uint64(b[:]), nil
+}
+
+// newToken is a seat's bearer token, 128 random bits in hex, and its hash.
+func newToken() (token string, hash []byte, err error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", nil, err
+	}
+	token = hex.EncodeToString(b[:])
+	return token, hashToken(token), nil
+}
+
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}
+
+// matchToken finds the seat whose hash is token's, looking at every seat so
+// the time taken doesn't depend on which one matched.
+func matchToken(hashes [][]byte, token string) (int, bool) {
+	h := hashToken(token)
+	seat := -1
+	for i, want := range hashes {
+		if len(want) == len(h) && subtle.ConstantTimeCompare(h, want) == 1 {
+			seat = i
+		}
+	}
+	return seat, seat >= 0
+}
+
+// seatInfo is a stored seat as anyone may see it.
+func seatInfo(s store.Seat) SeatInfo {
+	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered}
+	if s.Kind == string(SeatBot) {
+		info.Bot = &BotSpec{Level: s.BotLevel, Style: s.BotStyle}
+	}
+	return info
+}
+
+// seated is how many seats are taken: after the start, seats 0 to n-1.
+func seated(seats []store.Seat) int {
+	n := 0
+	for _, s := range seats {
+		if s.Kind != string(SeatEmpty) {
+			n++
+		}
+	}
+	return n
+}
+
+// storedSummary is a game that isn't running, as stored.
+func storedSummary(g *store.Game, seats []store.Seat, results []store.Result) Summary {
+	s := Summary{
+		ID: g.ID, Status: Status(g.Status), Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
+		Plays: g.Plays, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
+		Seats: make([]SeatInfo, 0, len(seats)),
+	}
+	if !g.StartedAt.IsZero() {
+		s.Options.Seats = seated(seats)
+	}
+	for _, seat := range seats {
+		if g.StartedAt.IsZero() || seat.Kind != string(SeatEmpty) {
+			s.Seats = append(s.Seats, seatInfo(seat))
+		}
+	}
+	for _, r := range results {
+		s.Result = append(s.Result, engine.Place{Seat: r.Seat, Place: r.Place, Left: r.Left})
+	}
+	return s
+}

@@ -1,0 +1,118 @@
+package live
+
+import (
+	"math/bits"
+	"sync"
+	"time"
+)
+
+// Stats are the runtime's timings since its Manager started, for the load
+// test and for operators.
+type Stats struct {
+	// Actions counts the actions stored, people's and bots' alike.
+	Actions int64
+	// Deadlines is how late engine deadlines (a window closing, a reveal
+	// ending, a hand-over running out) were settled.
+	Deadlines Latency
+	// Bots is how late bot decisions, and away seats being taken over, were
+	// made after they fell due.
+	Bots Latency
+	// Publish is the time from an action being accepted and stored (or a
+	// deadline settled) to the Publisher being called with the new views.
+	Publish Latency
+}
+
+// Latency summarises a distribution of durations. Quantiles are accurate to
+// about 12%; Max is exact.
+type Latency struct {
+	Count         int64
+	P50, P99, Max time.Duration
+}
+
+// histogram counts durations in log-linear buckets: eight to each doubling,
+// in microseconds, so recording is a few instructions and memory is fixed.
+type histogram struct {
+	mu     sync.Mutex
+	counts [512]int64
+	n      int64
+	max    time.Duration
+}
+
+const subBits = 3
+
+func bucketOf(us uint64) int {
+	if us < 1<<subBits {
+		return int(us)
+	}
+	e := bits.Len64(us) - 1 - subBits
+	return (e+1)<<subBits + int(us>>e)&(1<<subBits-1)
+}
+
+// upper is the largest value in bucket i, in microseconds.
+func upper(i int) uint64 {
+	if i < 1<<subBits {
+		return uint64(i)
+	}
+	e := i>>subBits - 1
+	return (uint64(1<<subBits|i&(1<<subBits-1))+1)<<e - 1
+}
+
+func (h *histogram) record(d time.Duration) {
+	d = max(d, 0)
+	h.mu.Lock()
+	h.counts[bucketOf(uint64(d/time.Microsecond))]++
+	h.n++
+	h.max = max(h.max, d)
+	h.mu.Unlock()
+}
+
+func (h *histogram) latency() Latency {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	l := Latency{Count: h.n, Max: h.max}
+	if h.n == 0 {
+		return l
+	}
+	l.P50 = min(h.quantile(0.50), h.max)
+	l.P99 = min(h.quantile(0.99), h.max)
+	return l
+}
+
+func (h *histogram) quantile(q float64) time.Duration {
+	rank := int64(q*float64(h.n-1)) + 1
+	var seen int64
+	for i, c := range h.counts {
+		seen += c
+		if seen >= rank {
+			return time.Duration(upper(i)) * time.Microsecond
+		}
+	}
+	return h.max
+}
+
+type stats struct {
+	mu        sync.Mutex
+	actions   int64
+	deadlines histogram
+	bots      histogram
+	publish   histogram
+}
+
+func (s *stats) stored() {
+	s.mu.Lock()
+	s.actions++
+	s.mu.Unlock()
+}
+
+// Stats reports the runtime's timings so far.
+func (m *Manager) Stats() Stats {
+	m.stats.mu.Lock()
+	n := m.stats.actions
+	m.stats.mu.Unlock()
+	return Stats{
+		Actions:   n,
+		Deadlines: m.stats.deadlines.latency(),
+		Bots:      m.stats.bots.latency(),
+		Publish:   m.stats.publish.latency(),
+	}
+}

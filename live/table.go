@@ -1,0 +1,468 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+	"bullshit/store"
+)
+
+// retryAfter is how long a table waits after a store failure before it
+// writes again on its own (a bot's move, an away seat, the finish).
+const retryAfter = time.Second
+
+type request struct {
+	fn    func(t *table) error
+	reply chan error
+}
+
+// decision identifies what a seat is deciding: it is new when the phase, the
+// play or the kind of thinking changes.
+type decision struct {
+	phase engine.Phase
+	plays int
+	think engine.Think
+}
+
+// pending is the decision a seat is making and since when, which sets when a
+// bot playing it moves and when a person is marked away.
+type pending struct {
+	active bool
+	key    decision
+	since  time.Time
+	// stuck: a bot's move and the fallback were both refused; the clock
+	// settles it instead. It never happens with a correct engine and bot.
+	stuck bool
+}
+
+type eventKind int8
+
+const (
+	evNone eventKind = iota
+	evDeadline
+	evBot
+	evAway
+	evFinish
+)
+
+// event is the next thing a table must do by itself, and when.
+type event struct {
+	kind eventKind
+	seat int
+	at   time.Time
+}
+
+// snapshot is what readers off the table's goroutine may see.
+type snapshot struct {
+	summary Summary
+	tokens  [][]byte
+}
+
+// table is one game. Its fields below the line are owned by its goroutine.
+type table struct {
+	m     *Manager
+	id    string
+	inbox chan request
+	done  chan struct{}
+	snap  atomic.Pointer[snapshot]
+	out   *outbox
+
+	game    store.Game
+	seats   []store.Seat
+	fill    bool
+	state   *engine.State
+	actions []store.Action
+	// at is the latest time the state has been brought to: moves are never
+	// applied earlier.
+	at      time.Time
+	pending []pending
+	bots    []*bot.Bot
+	results []engine.Place
+	timer   Timer
+	// retryAt holds back the table's own writes after a store failure.
+	retryAt   time.Time
+	finishing bool // over in the engine, not yet stored as finished
+	over      bool // stored as over: the goroutine stops
+	// changed: the state moved on since the views were last published, at
+	// changedAt (by the clock); reseat: the seats or status changed.
+	changed   bool
+	changedAt time.Time
+	reseat    bool
+}
+
+func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
+	t := &table{
+		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}),
+		game: g, seats: seats, fill: len(seats) > 0 && seats[0].BotLevel != "",
+	}
+	if m.pub != nil {
+		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish)
+	}
+	t.refresh()
+	return t
+}
+
+// run is the table's goroutine: it serves requests and wakes at the table's
+// next event, one timer for all of them.
+func (t *table) run(ctx context.Context) {
+	defer func() {
+		t.m.remove(t)
+		close(t.done)
+	}()
+	t.timer = t.m.clock.NewTimer(time.Hour)
+	defer t.timer.Stop()
+	for {
+		t.catchUp()
+		t.settle()
+		if t.over {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.publish(true)
+			return
+		case r := <-t.inbox:
+			t.catchUp()
+			r.reply <- r.fn(t)
+		case <-t.timer.C():
+		}
+	}
+}
+
+// catchUp does everything due by now, in the order it fell due, each at its
+// own time, so the game does not depend on how late the table woke.
+func (t *table) catchUp() {
+	if t.state == nil || t.over {
+		return
+	}
+	now := t.m.clock.Now()
+	for !t.over {
+		ev := t.next()
+		if ev.kind == evNone || ev.at.After(now) {
+			return
+		}
+		late := t.m.clock.Now().Sub(ev.at)
+		switch ev.kind {
+		case evDeadline:
+			t.m.stats.deadlines.record(late)
+			t.tick(ev.at)
+		case evBot:
+			t.m.stats.bots.record(late)
+			t.botMove(ev.seat, ev.at)
+		case evAway:
+			t.m.stats.bots.record(late)
+			t.markAway(ev.seat, ev.at)
+		case evFinish:
+			t.finish()
+		}
+	}
+}
+
+// next is the earliest thing the table must do by itself. A deadline goes
+// before a move due at the same moment, as the engine settles it first.
+func (t *table) next() event {
+	var best event
+	consider := func(e event) {
+		if best.kind == evNone || e.at.Before(best.at) {
+			best = e
+		}
+	}
+	if t.state == nil || t.over {
+		return best
+	}
+	if t.finishing {
+		consider(event{kind: evFinish, at: later(t.at, t.retryAt)})
+		return best
+	}
+	if d := t.state.Deadline(); !d.IsZero() {
+		consider(event{kind: evDeadline, at: d})
+	}
+	pace := t.game.Options.Pace
+	for seat, p := range t.pending {
+		if !p.active || p.stuck {
+			continue
+		}
+		switch {
+		case t.botPlays(seat):
+			consider(event{kind: evBot, seat: seat, at: later(p.since.Add(engine.ThinkTime(p.key.think, pace)), t.retryAt)})
+		case p.key.think == engine.ThinkTurn || p.key.think == engine.ThinkGive:
+			consider(event{kind: evAway, seat: seat, at: later(p.since.Add(t.game.AwayAfter), t.retryAt)})
+		}
+	}
+	return best
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// botPlays reports whether a bot makes seat's decisions now.
+func (t *table) botPlays(seat int) bool {
+	s := t.seats[seat]
+	return s.Kind == string(SeatBot) || s.Away
+}
+
+// settle publishes what changed and sets the timer for the next event.
+func (t *table) settle() {
+	if t.changed || t.reseat || t.over {
+		t.refresh()
+	}
+	if t.changed || t.over {
+		t.publish(t.over)
+		t.changed = false
+	}
+	t.reseat = false
+	if t.over {
+		return
+	}
+	ev := t.next()
+	if ev.kind == evNone {
+		t.timer.Stop()
+		return
+	}
+	t.timer.Reset(ev.at.Sub(t.m.clock.Now()))
+}
+
+// tick settles the deadline due at d.
+func (t *table) tick(d time.Time) {
+	t.state.Tick(d)
+	t.at = later(t.at, d)
+	t.moved(d)
+}
+
+// moved notes a change of the state made at time at: each seat's decision,
+// and whether the game is over.
+func (t *table) moved(at time.Time) {
+	var deciding [engine.MaxSeats]bool
+	phase, plays := t.state.Phase(), t.state.Plays()
+	for _, d := range t.state.Deciding() {
+		key := decision{phase: phase, plays: plays, think: d.Think}
+		if p := &t.pending[d.Seat]; !p.active || p.key != key {
+			*p = pending{active: true, key: key, since: at}
+		}
+		deciding[d.Seat] = true
+	}
+	for seat := range t.pending {
+		if !deciding[seat] {
+			t.pending[seat] = pending{}
+		}
+	}
+	if !t.changed {
+		t.changed, t.changedAt = true, t.m.clock.Now()
+	}
+	if t.state.Over() {
+		t.finishing = true
+	}
+}
+
+// apply makes a move at time at and stores it before anything else sees it.
+// A refused move is an *engine.Error; a failed write is reported and the
+// state rebuilt as it was.
+func (t *table) apply(a engine.Action, at time.Time) error {
+	a.Cards = slices.Clone(a.Cards)
+	if err := t.state.Apply(a, at); err != nil {
+		return err
+	}
+	rec := store.Action{GameID: t.id, Seq: len(t.actions) + 1, At: at, Action: a}
+	ctx, cancel := t.writeContext()
+	defer cancel()
+	if err := t.m.st.AppendAction(ctx, rec); err != nil {
+		t.rollback()
+		return t.m.unsaved(t.id, err)
+	}
+	t.m.stats.stored()
+	t.actions = append(t.actions, rec)
+	t.at = at
+	t.moved(at)
+	return nil
+}
+
+// rollback rebuilds the state from the stored actions, as it was before a
+// move whose write failed. The engine is deterministic and its version
+// counts the same however ticks were spread, so the rebuilt state equals the
+// old one.
+func (t *table) rollback() {
+	s, err := t.replay(t.actions)
+	if err != nil {
+		// The same actions were accepted before: only a broken engine
+		// gets here.
+		panic("live: replaying accepted actions failed: " + err.Error())
+	}
+	s.Tick(t.at)
+	t.state = s
+}
+
+// replay is the game rebuilt from its deal and actions.
+func (t *table) replay(actions []store.Action) (*engine.State, error) {
+	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range actions {
+		if err := s.Apply(a.Action, a.At); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// engineOptions are the game's options for the engine: the seats are those
+// taken at the start.
+func (t *table) engineOptions() engine.Options {
+	opts := t.game.Options
+	opts.Seats = seated(t.seats)
+	return opts
+}
+
+func (t *table) writeContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(t.m.ctx), writeTimeout)
+}
+
+// botMove has the bot playing seat make its move, due at due.
+func (t *table) botMove(seat int, due time.Time) {
+	at := later(due, t.at)
+	v := t.state.View(seat)
+	a, ok := t.bot(seat).Choose(v)
+	if !ok {
+		t.pending[seat].stuck = true
+		return
+	}
+	err := t.apply(a, at)
+	var refused *engine.Error
+	if errors.As(err, &refused) {
+		if fb, ok := v.Fallback(); ok {
+			err = t.apply(fb, at)
+		}
+	}
+	switch {
+	case err == nil:
+	case errors.As(err, &refused):
+		t.m.log.Error("a bot's move and its fallback were refused", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
+		t.pending[seat].stuck = true
+	default:
+		t.retryAt = t.m.clock.Now().Add(retryAfter)
+	}
+}
+
+// bot is the bot for seat: the seat's own for a bot seat, or the one that
+// covers a person who is away.
+func (t *table) bot(seat int) *bot.Bot {
+	if b := t.bots[seat]; b != nil {
+		return b
+	}
+	s := t.seats[seat]
+	level, style := bot.Level(s.BotLevel), bot.Style(s.BotStyle)
+	if level == "" {
+		level = bot.Medium
+	}
+	if style == "" {
+		style = siteStyle(t.game.Seed, seat)
+	}
+	b, err := bot.New(level, style, botSeed(t.game.Seed, seat))
+	if err != nil {
+		t.m.log.Error("a stored bot is not valid", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
+		b, _ = bot.New(bot.Medium, siteStyle(t.game.Seed, seat), botSeed(t.game.Seed, seat))
+	}
+	t.bots[seat] = b
+	return b
+}
+
+// markAway hands a person's overdue decision to a bot until they act.
+func (t *table) markAway(seat int, at time.Time) {
+	s := &t.seats[seat]
+	s.Away, s.Covered = true, true
+	t.at = later(t.at, at)
+	t.saveSeat(seat)
+}
+
+// saveSeat stores a seat the table changed by itself. A failure is logged:
+// the table plays on with its memory.
+func (t *table) saveSeat(seat int) {
+	t.reseat = true
+	ctx, cancel := t.writeContext()
+	defer cancel()
+	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
+		t.m.log.Error("saving a seat failed", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
+	}
+}
+
+// finish stores the finished game with its results. A seat is rated if a
+// person played it throughout.
+func (t *table) finish() {
+	places := t.state.Result()
+	results := make([]store.Result, len(places))
+	for i, p := range places {
+		s := t.seats[p.Seat]
+		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left, Rated: s.Kind == string(SeatPerson) && !s.Covered}
+	}
+	ctx, cancel := t.writeContext()
+	defer cancel()
+	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results)
+	if err != nil && !errors.Is(err, store.ErrOver) {
+		t.m.log.Error("storing a finished game failed", slog.String("game", t.id), slog.Any("err", err))
+		t.retryAt = t.m.clock.Now().Add(retryAfter)
+		return
+	}
+	t.finishing, t.over = false, true
+	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusFinished), t.at, t.state.Plays()
+	t.results = places
+}
+
+// publish hands every seat's view and the spectator's to the Publisher;
+// final closes the game's streams after them.
+func (t *table) publish(final bool) {
+	if t.out == nil {
+		return
+	}
+	b := &batch{at: t.changedAt, final: final}
+	if b.at.IsZero() {
+		b.at = t.m.clock.Now()
+	}
+	if t.state != nil {
+		n := t.state.Seats()
+		b.views = make([]engine.View, 0, n+1)
+		for seat := range n {
+			b.views = append(b.views, t.state.View(seat))
+		}
+		b.views = append(b.views, t.state.View(engine.Spectator))
+	}
+	t.out.put(b)
+}
+
+// refresh updates what readers off the goroutine see.
+func (t *table) refresh() {
+	tokens := make([][]byte, len(t.seats))
+	for i, s := range t.seats {
+		tokens[i] = s.TokenHash
+	}
+	t.snap.Store(&snapshot{summary: t.summary(), tokens: tokens})
+}
+
+// summary is the game as the lobby lists it.
+func (t *table) summary() Summary {
+	s := Summary{
+		ID: t.id, Status: Status(t.game.Status), Options: t.game.Options, AwayAfter: t.game.AwayAfter,
+		Host: t.game.Host, Plays: t.game.Plays, CreatedAt: t.game.CreatedAt, StartedAt: t.game.StartedAt,
+		EndedAt: t.game.EndedAt, Result: t.results,
+	}
+	seats := t.seats
+	if t.state != nil {
+		s.Options.Seats = t.state.Seats()
+		s.Plays = t.state.Plays()
+		seats = seats[:t.state.Seats()]
+	}
+	s.Seats = make([]SeatInfo, len(seats))
+	for i, seat := range seats {
+		s.Seats[i] = seatInfo(seat)
+	}
+	return s
+}
