@@ -53,21 +53,29 @@ func withGameID(seats []Seat, id string) []Seat {
 // Game reads a game and its seats, ordered by seat number. A game that does
 // not exist is ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*Game, []Seat, error) {
-	var row gameRow
-	err := s.db.NewSelect().Model(&row).Where("g.id = ?", id).Scan(ctx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil, fmt.Errorf("game %s: %w", id, ErrNotFound)
-	}
+	var (
+		row   gameRow
+		seats []Seat
+	)
+	// One read-only transaction, so the seats match the game. On SQLite a
+	// read-only transaction begins deferred, not as a writer, so it does
+	// not wait for other writers.
+	err := s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewSelect().Model(&row).Where("g.id = ?", id).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return tx.NewSelect().Model(&seats).Where("game_id = ?", id).Order("seat").Scan(ctx)
+	})
 	if err != nil {
 		return nil, nil, fmt.Errorf("read game %s: %w", id, err)
 	}
 	g, err := row.game()
 	if err != nil {
 		return nil, nil, err
-	}
-	var seats []Seat
-	if err := s.db.NewSelect().Model(&seats).Where("game_id = ?", id).Order("seat").Scan(ctx); err != nil {
-		return nil, nil, fmt.Errorf("read the seats of game %s: %w", id, err)
 	}
 	return &g, seats, nil
 }
