@@ -5,9 +5,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"math"
-	"os"
 	"reflect"
-	"strconv"
 	"testing"
 	"time"
 
@@ -31,37 +29,6 @@ func newGame(id string, created time.Time) Game {
 func hashOf(token string) []byte {
 	h := sha256.Sum256([]byte(token))
 	return h[:]
-}
-
-func TestMigrateTwice(t *testing.T) {
-	forEachDB(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		url := db.url(t)
-		first, err := Open(ctx, url)
-		if err != nil {
-			t.Fatalf("first Open: %v", err)
-		}
-		mustCreate(t, first, newGame("kept", base))
-		if err := first.Close(); err != nil {
-			t.Fatalf("Close: %v", err)
-		}
-
-		s := openStore(t, url)
-		n, err := s.DB().NewSelect().Table("bun_migrations").Count(ctx)
-		if err != nil {
-			t.Fatalf("count applied migrations: %v", err)
-		}
-		entries, err := migrationFiles.ReadDir("migrations/" + db.name)
-		if err != nil {
-			t.Fatalf("read migrations: %v", err)
-		}
-		if want := int64(len(entries) / 2); n != want {
-			t.Errorf("applied migrations: got %d, want %d", n, want)
-		}
-		if _, _, err := s.Game(ctx, "kept"); err != nil {
-			t.Errorf("Game after reopening: got %v, want the game kept", err)
-		}
-	})
 }
 
 func TestLifecycle(t *testing.T) {
@@ -444,101 +411,6 @@ func TestFinishStatus(t *testing.T) {
 			if got.Status != want {
 				t.Errorf("status after finishing %s game as %q: got %q, want %q", tt.from, tt.status, got.Status, want)
 			}
-		}
-	})
-}
-
-func TestOpenSQLiteURLs(t *testing.T) {
-	dir := t.TempDir()
-	tests := []struct {
-		url  string
-		ok   bool
-		file string // the file it must create
-	}{
-		{url: dir + "/plain/a.db", ok: true, file: dir + "/plain/a.db"},
-		{url: "sqlite:" + dir + "/prefixed/b.db", ok: true, file: dir + "/prefixed/b.db"},
-		{url: "sqlite://" + dir + "/slashes/c.db", ok: true, file: dir + "/slashes/c.db"},
-		{url: ""},
-		{url: "sqlite:"},
-		{url: ":memory:"},
-		{url: "file:" + dir + "/uri.db"},
-		{url: dir + "/query.db?mode=ro"},
-	}
-	for _, tt := range tests {
-		s, err := Open(context.Background(), tt.url)
-		if !tt.ok {
-			if err == nil {
-				s.Close()
-				t.Errorf("Open(%q): got no error, want one", tt.url)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("Open(%q): %v", tt.url, err)
-			continue
-		}
-		if got := s.Dialect(); got != SQLite {
-			t.Errorf("Open(%q).Dialect(): got %q, want %q", tt.url, got, SQLite)
-		}
-		if err := s.Close(); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-		if _, err := os.Stat(tt.file); err != nil {
-			t.Errorf("Open(%q) made no database file: %v", tt.url, err)
-		}
-	}
-}
-
-// TestSQLiteSettings checks the settings on several of the pool's
-// connections at once: a PRAGMA run once would reach only one of them.
-func TestSQLiteSettings(t *testing.T) {
-	ctx := context.Background()
-	s := openStore(t, sqliteURL(t))
-	tests := []struct {
-		pragma, want string
-	}{
-		{"journal_mode", "wal"},
-		{"foreign_keys", "1"},
-		{"busy_timeout", strconv.Itoa(busyTimeoutMS)},
-	}
-	const conns = 4
-	for i := range conns {
-		conn, err := s.DB().Conn(ctx)
-		if err != nil {
-			t.Fatalf("Conn: %v", err)
-		}
-		defer conn.Close()
-		for _, tt := range tests {
-			var got string
-			if err := conn.QueryRowContext(ctx, "PRAGMA "+tt.pragma).Scan(&got); err != nil {
-				t.Fatalf("PRAGMA %s: %v", tt.pragma, err)
-			}
-			if got != tt.want {
-				t.Errorf("connection %d: %s: got %q, want %q", i, tt.pragma, got, tt.want)
-			}
-		}
-	}
-}
-
-// TestMigrateUnmarked reopens a database whose migrations ran but were not
-// recorded, as after a crash between the two: they must run again cleanly.
-func TestMigrateUnmarked(t *testing.T) {
-	forEachDB(t, func(t *testing.T, db testDB) {
-		ctx := context.Background()
-		url := db.url(t)
-		first, err := Open(ctx, url)
-		if err != nil {
-			t.Fatalf("Open: %v", err)
-		}
-		mustCreate(t, first, newGame("kept", base))
-		if _, err := first.DB().NewDelete().Table("bun_migrations").Where("1 = 1").Exec(ctx); err != nil {
-			t.Fatalf("forget the migrations: %v", err)
-		}
-		first.Close()
-
-		s := openStore(t, url)
-		if _, _, err := s.Game(ctx, "kept"); err != nil {
-			t.Errorf("Game after migrating again: got %v, want the game kept", err)
 		}
 	})
 }
