@@ -110,11 +110,12 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 	}
 	away := DefaultAwayAfter
 	if b.AwayAfterSeconds != 0 {
-		away = time.Duration(b.AwayAfterSeconds) * time.Second
-		if b.AwayAfterSeconds < 0 || away < minAwayAfter || away > maxAwayAfter {
+		secs := b.AwayAfterSeconds // compared before multiplying, which could overflow
+		if secs < int(minAwayAfter/time.Second) || secs > int(maxAwayAfter/time.Second) {
 			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions, Message: fmt.Sprintf(
 				"A seat is handed to a bot after %d to %d seconds away.", int(minAwayAfter.Seconds()), int(maxAwayAfter.Seconds()))}
 		}
+		away = time.Duration(secs) * time.Second
 	}
 	if len(b.Bots) > opts.Seats-1 {
 		return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,

@@ -1,0 +1,72 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+func TestProblem(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		status int
+		code   string
+		ok     bool
+	}{
+		{"not your turn", &engine.Error{Code: engine.CodeNotYourTurn, Message: "It isn't your turn."}, 422, "not_your_turn", true},
+		{"illegal", &engine.Error{Code: engine.CodeIllegal, Message: "That card isn't in your hand."}, 422, "illegal", true},
+		{"stale", &engine.Error{Code: engine.CodeStale, Message: "Too late."}, 409, "stale", true},
+		{"over", &engine.Error{Code: engine.CodeOver, Message: "The game is over."}, 409, "over", true},
+		{"bad options", &engine.Error{Code: engine.CodeBadOptions, Message: "A table seats 3 to 10 players."}, 422, "bad_options", true},
+		{"not found", &live.Error{Code: live.CodeNotFound, Message: "No such game."}, 404, "not_found", true},
+		{"no token", &live.Error{Code: live.CodeUnauthorized, Message: "No token."}, 401, "unauthorized", true},
+		{"not host", &live.Error{Code: live.CodeForbidden, Message: "Only the host."}, 403, "forbidden", true},
+		{"full", &live.Error{Code: live.CodeConflict, Message: "The table is full."}, 409, "conflict", true},
+		{"invalid", &live.Error{Code: live.CodeInvalid, Message: "Too long."}, 400, "invalid", true},
+		{"unavailable", &live.Error{Code: live.CodeUnavailable, Message: "Shutting down."}, 503, "unavailable", true},
+		{"rate limited", tooFast(3), 429, "rate_limited", true},
+		{"too large", errTooLarge, 413, "too_large", true},
+		{"wrapped", fmt.Errorf("acting: %w", &engine.Error{Code: engine.CodeStale, Message: "Too late."}), 409, "stale", true},
+		{"no route", echo.ErrNotFound, 404, "not_found", true},
+		{"wrong method", echo.ErrMethodNotAllowed, 405, "method_not_allowed", true},
+		{"unknown code", &live.Error{Code: "mystery", Message: "?"}, 500, "internal", false},
+		{"plain error", errors.New("disk on fire"), 500, "internal", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			status, p, ok := problem(tt.err)
+			if status != tt.status || p.Code != tt.code || ok != tt.ok {
+				t.Errorf("problem(%v) = %d %q %v, want %d %q %v", tt.err, status, p.Code, ok, tt.status, tt.code, tt.ok)
+			}
+			if p.Error == "" {
+				t.Errorf("problem(%v) has no message", tt.err)
+			}
+			if !ok && p.Error == tt.err.Error() {
+				t.Errorf("problem(%v) shows an internal error's text to the client", tt.err)
+			}
+		})
+	}
+}
+
+// TestStatusesCoverCodes checks every code the engine and the runtime
+// declare has a status, so none falls through to 500.
+func TestStatusesCoverCodes(t *testing.T) {
+	codes := []string{
+		string(engine.CodeNotYourTurn), string(engine.CodeIllegal), string(engine.CodeStale),
+		string(engine.CodeOver), string(engine.CodeBadOptions),
+		string(live.CodeNotFound), string(live.CodeUnauthorized), string(live.CodeForbidden),
+		string(live.CodeConflict), string(live.CodeInvalid), string(live.CodeUnavailable),
+	}
+	for _, c := range codes {
+		if s, ok := statuses[c]; !ok || s < 400 || s == http.StatusInternalServerError {
+			t.Errorf("statuses[%q] = %d, %v; want a 4xx or 503 status", c, s, ok)
+		}
+	}
+}

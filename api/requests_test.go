@@ -1,0 +1,220 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// codeOf is the code a decoder's error carries, or "" for none.
+func codeOf(err error) string {
+	if err == nil {
+		return ""
+	}
+	_, p, _ := problem(err)
+	return p.Code
+}
+
+func TestDecodeCreate(t *testing.T) {
+	std := engine.Standard(4)
+	tests := []struct {
+		name string
+		body string
+		want live.CreateRequest
+		code string
+	}{
+		{"standard", `{"seats":4,"name":"Ann"}`,
+			live.CreateRequest{Options: std, HostName: "Ann", AwayAfter: DefaultAwayAfter}, ""},
+		{"every setting", `{"seats":6,"sneak":0,"window_seconds":10,"pace":"relaxed","away_after_seconds":30,"name":" Bo ","bots":[{"level":"hard","style":"bold"}],"fill_bots":true}`,
+			live.CreateRequest{
+				Options:  engine.Options{Seats: 6, Sneak: 0, Window: 10 * time.Second, Pace: engine.Relaxed, Penalty: engine.StandardPenalty},
+				HostName: "Bo", Bots: []live.BotSpec{{Level: "hard", Style: "bold"}}, FillBots: true, AwayAfter: 30 * time.Second,
+			}, ""},
+		{"too few seats", `{"seats":2,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"no seats", `{"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"too many seats", `{"seats":11,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"sneak too big", `{"seats":4,"sneak":4,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"odd window", `{"seats":4,"window_seconds":5,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"huge window", `{"seats":4,"window_seconds":9999999999,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"odd pace", `{"seats":4,"pace":"frantic","name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"away too soon", `{"seats":4,"away_after_seconds":5,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"too many bots", `{"seats":3,"bots":[{"level":"easy","style":"bold"},{"level":"easy","style":"bold"},{"level":"easy","style":"bold"}],"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"odd bot level", `{"seats":3,"bots":[{"level":"genius","style":"bold"}],"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"simulation-only style", `{"seats":3,"bots":[{"level":"easy","style":"always"}],"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
+		{"no name", `{"seats":4}`, live.CreateRequest{}, "invalid"},
+		{"blank name", `{"seats":4,"name":"   "}`, live.CreateRequest{}, "invalid"},
+		{"long name", `{"seats":4,"name":"` + strings.Repeat("x", MaxName+1) + `"}`, live.CreateRequest{}, "invalid"},
+		{"two-line name", `{"seats":4,"name":"a\nb"}`, live.CreateRequest{}, "invalid"},
+		{"unknown field", `{"seats":4,"name":"Ann","colour":"red"}`, live.CreateRequest{}, "invalid"},
+		{"wrong type", `{"seats":"four","name":"Ann"}`, live.CreateRequest{}, "invalid"},
+		{"not json", `seats=4`, live.CreateRequest{}, "invalid"},
+		{"empty", ``, live.CreateRequest{}, "invalid"},
+		{"two values", `{"seats":4,"name":"Ann"} {}`, live.CreateRequest{}, "invalid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := decodeCreate([]byte(tt.body))
+			if code := codeOf(err); code != tt.code {
+				t.Fatalf("decodeCreate(%s) error = %v (%q), want code %q", tt.body, err, code, tt.code)
+			}
+			if err == nil && !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("decodeCreate(%s) = %+v, want %+v", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeAction(t *testing.T) {
+	cards := func(codes ...string) []engine.Card {
+		var cs []engine.Card
+		for _, c := range codes {
+			card, err := engine.ParseCard(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs = append(cs, card)
+		}
+		return cs
+	}
+	tests := []struct {
+		name string
+		kind engine.ActionKind
+		body string
+		want engine.Action
+		code string
+	}{
+		{"play", engine.ActPlay, `{"no":0,"cards":["AS","10h","kc2"]}`,
+			engine.Action{Kind: engine.ActPlay, No: 0, Cards: cards("AS", "TH", "KC2")}, ""},
+		{"play with a sneak", engine.ActPlay, `{"no":7,"cards":["2S","2H","9D"],"claim":2}`,
+			engine.Action{Kind: engine.ActPlay, No: 7, Cards: cards("2S", "2H", "9D"), Claim: 2}, ""},
+		{"call", engine.ActCall, `{"no":3}`, engine.Action{Kind: engine.ActCall, No: 3}, ""},
+		{"pass", engine.ActPass, `{"no":3}`, engine.Action{Kind: engine.ActPass, No: 3}, ""},
+		{"give", engine.ActGive, `{"no":5,"cards":["QD"]}`, engine.Action{Kind: engine.ActGive, No: 5, Cards: cards("QD")}, ""},
+		{"no no", engine.ActCall, `{}`, engine.Action{}, "invalid"},
+		{"negative no", engine.ActPass, `{"no":-1}`, engine.Action{}, "invalid"},
+		{"play without cards", engine.ActPlay, `{"no":0}`, engine.Action{}, "invalid"},
+		{"play with an empty list", engine.ActPlay, `{"no":0,"cards":[]}`, engine.Action{}, "invalid"},
+		{"no such card", engine.ActPlay, `{"no":0,"cards":["ZZ"]}`, engine.Action{}, "invalid"},
+		{"negative claim", engine.ActPlay, `{"no":0,"cards":["AS"],"claim":-1}`, engine.Action{}, "invalid"},
+		{"call with cards", engine.ActCall, `{"no":1,"cards":["AS"]}`, engine.Action{}, "invalid"},
+		{"give with a claim", engine.ActGive, `{"no":1,"cards":["AS"],"claim":1}`, engine.Action{}, "invalid"},
+		{"seat in the body", engine.ActPass, `{"no":1,"seat":2}`, engine.Action{}, "invalid"},
+		{"no as text", engine.ActPass, `{"no":"1"}`, engine.Action{}, "invalid"},
+		{"array", engine.ActPass, `[1]`, engine.Action{}, "invalid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := decodeAction(tt.kind, []byte(tt.body))
+			if code := codeOf(err); code != tt.code {
+				t.Fatalf("decodeAction(%s, %s) error = %v (%q), want code %q", tt.kind, tt.body, err, code, tt.code)
+			}
+			if err == nil && !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("decodeAction(%s, %s) = %+v, want %+v", tt.kind, tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDecodeJoin(t *testing.T) {
+	tests := []struct {
+		body, want, code string
+	}{
+		{`{"name":"Cy"}`, "Cy", ""},
+		{`{"name":"  Zoë  "}`, "Zoë", ""},
+		{`{"name":""}`, "", "invalid"},
+		{`{"name":"a\u0000b"}`, "", "invalid"},
+		{`{}`, "", "invalid"},
+	}
+	for _, tt := range tests {
+		got, err := decodeJoin([]byte(tt.body))
+		if code := codeOf(err); code != tt.code || got != tt.want {
+			t.Errorf("decodeJoin(%s) = %q, %q; want %q, %q", tt.body, got, code, tt.want, tt.code)
+		}
+	}
+}
+
+// actionBody writes an action back as a client would send it.
+func actionBody(a engine.Action) []byte {
+	no := a.No
+	b := ActionBody{No: &no, Claim: a.Claim}
+	for _, c := range a.Cards {
+		b.Cards = append(b.Cards, c.String())
+	}
+	out, _ := json.Marshal(b)
+	return out
+}
+
+// fuzzAction checks a decoder never panics, refuses only with a client's
+// error, and that what it accepts reads back the same once written out.
+func fuzzAction(f *testing.F, kind engine.ActionKind, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		a, err := decodeAction(kind, body)
+		if err != nil {
+			var ae *apiError
+			if !errors.As(err, &ae) {
+				t.Fatalf("decodeAction(%q) = %v, want an invalid request error", body, err)
+			}
+			return
+		}
+		if a.Kind != kind || a.No < 0 || a.Claim < 0 {
+			t.Fatalf("decodeAction(%q) = %+v", body, a)
+		}
+		again, err := decodeAction(kind, actionBody(a))
+		if err != nil || !reflect.DeepEqual(again, a) {
+			t.Fatalf("decodeAction(%q) = %+v, but written out and read back: %+v, %v", body, a, again, err)
+		}
+	})
+}
+
+func FuzzDecodePlay(f *testing.F) {
+	fuzzAction(f, engine.ActPlay, `{"no":0,"cards":["AS"]}`, `{"no":3,"cards":["2S","2H","9D2"],"claim":2}`, `{"no":1,"cards":["10h"]}`)
+}
+
+func FuzzDecodeCall(f *testing.F) {
+	fuzzAction(f, engine.ActCall, `{"no":0}`, `{"no":12}`, `{"no":1,"cards":[]}`)
+}
+
+func FuzzDecodePass(f *testing.F) {
+	fuzzAction(f, engine.ActPass, `{"no":4}`, `{"no":null}`)
+}
+
+func FuzzDecodeGive(f *testing.F) {
+	fuzzAction(f, engine.ActGive, `{"no":5,"cards":["QD"]}`, `{"no":5,"cards":["QD","QD"]}`)
+}
+
+func FuzzDecodeCreate(f *testing.F) {
+	for _, s := range []string{
+		`{"seats":4,"name":"Ann"}`,
+		`{"seats":10,"sneak":3,"window_seconds":4,"pace":"relaxed","away_after_seconds":600,"name":"B","bots":[{"level":"easy","style":"caller"}],"fill_bots":true}`,
+		`{"seats":3,"name":"x","bots":null}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := decodeCreate(body)
+		if err != nil {
+			if _, _, ok := problem(err); !ok {
+				t.Fatalf("decodeCreate(%q) = %v, want a client's error", body, err)
+			}
+			return
+		}
+		if err := req.Options.Validate(); err != nil {
+			t.Fatalf("decodeCreate(%q) accepted settings the engine refuses: %v", body, err)
+		}
+		if req.HostName == "" || len([]rune(req.HostName)) > MaxName {
+			t.Fatalf("decodeCreate(%q) accepted the name %q", body, req.HostName)
+		}
+		if req.AwayAfter < minAwayAfter || req.AwayAfter > maxAwayAfter || len(req.Bots) >= req.Options.Seats {
+			t.Fatalf("decodeCreate(%q) = %+v", body, req)
+		}
+	})
+}
