@@ -32,8 +32,8 @@ func (s *Store) CreateGame(ctx context.Context, g *Game, seats []Seat) error {
 		if len(seats) == 0 {
 			return nil
 		}
-		seats = withGameID(seats, g.ID)
-		if _, err := tx.NewInsert().Model(&seats).Exec(ctx); err != nil {
+		rows := withGameID(seats, g.ID)
+		if _, err := tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
 			return fmt.Errorf("create the seats of game %s: %w", g.ID, classify(err))
 		}
 		return nil
