@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 )
 
@@ -130,5 +131,34 @@ func TestMigrateUnmarked(t *testing.T) {
 		if _, _, err := s.Game(ctx, "kept"); err != nil {
 			t.Errorf("Game after migrating again: got %v, want the game kept", err)
 		}
+	})
+}
+
+// TestOpenTogether opens one new database from several stores at once, as
+// servers starting together would: every one must migrate or find it done.
+func TestOpenTogether(t *testing.T) {
+	const stores = 4
+	forEachDB(t, func(t *testing.T, db testDB) {
+		url := db.url(t)
+		errs := make(chan error, stores)
+		var wg sync.WaitGroup
+		for range stores {
+			wg.Go(func() {
+				s, err := Open(context.Background(), url)
+				if err == nil {
+					err = s.Close()
+				}
+				errs <- err
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Errorf("Open: %v", err)
+			}
+		}
+		s := openStore(t, url)
+		mustCreate(t, s, newGame("after", base))
 	})
 }
