@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -123,4 +124,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if err != nil {
 		s.log.Debug("writing an error failed", "err", err)
 	}
+}
+
+// Codes lists every error code the API answers with, sorted.
+func Codes() []string {
+	codes := make([]string, 0, len(statuses))
+	for c := range statuses {
+		codes = append(codes, c)
+	}
+	slices.Sort(codes)
+	return codes
 }

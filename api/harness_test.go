@@ -1,0 +1,212 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bullshit/api"
+	"bullshit/api/client"
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/store"
+)
+
+// world is a whole server for a test: the real store (SQLite in a temp
+// folder, or PostgreSQL when BULLSHIT_TEST_POSTGRES is set), the real
+// Manager on a fake clock, the Hub and the API behind an httptest server.
+type world struct {
+	t     *testing.T
+	clock *live.FakeClock
+	mgr   *live.Manager
+	hub   *api.Hub
+	srv   *httptest.Server
+	http  *http.Client // checks every answer against openapi.yaml
+}
+
+type worldOptions struct {
+	perAddress, perToken api.Rate
+	now                  func() time.Time
+}
+
+func newWorld(t *testing.T, o worldOptions) *world {
+	t.Helper()
+	ctx := context.Background()
+	url := os.Getenv("BULLSHIT_TEST_POSTGRES")
+	if url == "" {
+		url = filepath.Join(t.TempDir(), "bullshit.db")
+	}
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), hub: api.NewHub(api.HubConfig{})}
+	runCtx, stop := context.WithCancel(ctx)
+	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock})
+	if err != nil {
+		stop()
+		st.Close()
+		t.Fatal(err)
+	}
+	if o.perAddress == (api.Rate{}) {
+		o.perAddress = api.Rate{PerSecond: 1e6, Burst: 1e6}
+	}
+	if o.perToken == (api.Rate{}) {
+		o.perToken = api.Rate{PerSecond: 1e6, Burst: 1e6}
+	}
+	w.srv = httptest.NewServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now}))
+	hubDone := make(chan struct{})
+	go func() {
+		defer close(hubDone)
+		w.hub.Run(runCtx)
+	}()
+	w.http, _ = newValidatingClient(t)
+	t.Cleanup(func() {
+		stop()
+		<-hubDone
+		w.srv.Close()
+		if err := w.mgr.Close(context.Background()); err != nil {
+			t.Errorf("closing the manager: %v", err)
+		}
+		st.Close()
+	})
+	return w
+}
+
+// client is an API client whose answers are checked against openapi.yaml.
+func (w *world) client(token string) *client.Client {
+	return client.New(w.srv.URL, w.http).WithToken(token)
+}
+
+// answer is a raw HTTP answer.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// problem is the answer's error body.
+func (a answer) problem() api.Problem {
+	var p api.Problem
+	_ = json.Unmarshal(a.body, &p)
+	return p
+}
+
+// do sends a raw request (body as given, token as a bearer token if set).
+func (w *world) do(method, path, token, body string) answer {
+	w.t.Helper()
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req, err := http.NewRequest(method, w.srv.URL+path, r)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := w.http.Do(req)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return answer{status: resp.StatusCode, header: resp.Header, body: b}
+}
+
+// decodeInto reads an answer's JSON body.
+func decodeInto[T any](t *testing.T, a answer) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(a.body, &v); err != nil {
+		t.Fatalf("answer %d %s: %v", a.status, a.body, err)
+	}
+	return v
+}
+
+// ticker moves the fake clock on in small steps while a test runs, so the
+// tables' bots think and their windows close at many times real speed.
+func (w *world) ticker(ctx context.Context, step time.Duration) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				w.clock.Advance(step)
+			}
+		}
+	})
+	return func() {
+		cancel()
+		wg.Wait()
+	}
+}
+
+// playPersons plays the person seats (by token) with each view's fallback
+// move, advancing the clock when none of them can act, until the game is
+// over. It returns every view the persons' moves were answered with.
+func (w *world) playPersons(game string, tokens []string) []engine.View {
+	w.t.Helper()
+	ctx := context.Background()
+	var answers []engine.View
+	for range 100000 {
+		acted := false
+		for _, tok := range tokens {
+			c := w.client(tok)
+			v, err := c.View(ctx, game)
+			if err != nil {
+				w.t.Fatalf("reading the view: %v", err)
+			}
+			if v.Phase == engine.PhaseOver {
+				return answers
+			}
+			a, ok := v.Fallback()
+			if !ok {
+				continue
+			}
+			nv, err := c.Act(ctx, game, a)
+			switch client.Code(err) {
+			case "":
+				answers = append(answers, nv)
+				acted = true
+			case "stale", "over":
+				// The clock or a bot got there first; the move changed nothing.
+			default:
+				w.t.Fatalf("seat %d's move %+v from version %d: %v", v.Seat, a, v.Version, err)
+			}
+		}
+		if !acted {
+			w.clock.Advance(250 * time.Millisecond)
+		}
+	}
+	w.t.Fatal("the game didn't end")
+	return nil
+}
+
+// jsonBody writes v as a request body.
+func jsonBody(v any) string {
+	var b bytes.Buffer
+	_ = json.NewEncoder(&b).Encode(v)
+	return b.String()
+}

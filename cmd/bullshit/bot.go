@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"bullshit/api/client"
+	"bullshit/engine/bot"
+)
+
+func init() {
+	register(command{name: "bot", summary: "play a seat over the API with one of the bots", run: runBot})
+}
+
+func runBot(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
+	server := fs.String("server", "http://127.0.0.1:8080", "the server's address")
+	token := fs.String("token", "", "the seat's token (with --game)")
+	game := fs.String("game", "", "the game's code (with --token)")
+	join := fs.String("join", "", "join the open game with this code (with --name) instead")
+	name := fs.String("name", "", "the name to join with")
+	level := fs.String("level", "medium", "the bot's level: easy, medium or hard")
+	style := fs.String("style", "cautious", "the bot's style: cautious, bold or caller")
+	seed := fs.Uint64("seed", 0, "the bot's seed (0 picks one at random)")
+	debug := fs.Bool("debug", false, "log every refused move and dropped stream")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	lvl, err := bot.ParseLevel(*level)
+	if err != nil {
+		return err
+	}
+	sty, err := bot.ParseStyle(*style)
+	if err != nil {
+		return err
+	}
+	if *seed == 0 {
+		var b [8]byte
+		_, _ = rand.Read(b[:]) // never fails
+		*seed = binary.LittleEndian.Uint64(b[:])
+	}
+	b, err := bot.New(lvl, sty, *seed)
+	if err != nil {
+		return err
+	}
+	logLevel := slog.LevelInfo
+	if *debug {
+		logLevel = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel}))
+
+	c := client.New(*server, nil)
+	switch {
+	case *join != "" && *name != "":
+		j, err := c.Join(ctx, *join, *name)
+		if err != nil {
+			return fmt.Errorf("joining %s: %w", *join, err)
+		}
+		*game, *token = j.Game.ID, j.Token
+		logger.Info("joined", "game", j.Game.ID, "seat", j.Seat)
+	case *game != "" && *token != "":
+	default:
+		return errors.New("give --game and --token, or --join and --name")
+	}
+	c = c.WithToken(*token)
+	logger.Info("playing", "game", *game, "bot", b.String())
+	v, err := c.Play(ctx, *game, b, client.PlayOptions{Logger: logger})
+	if err != nil {
+		return err
+	}
+	for _, r := range v.Result {
+		mark := ""
+		if r.Seat == v.Seat {
+			mark = "  <- this bot"
+		}
+		fmt.Printf("place %d: seat %d, %d cards left%s\n", r.Place.Place, r.Seat, r.Left, mark)
+	}
+	return nil
+}
