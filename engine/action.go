@@ -37,7 +37,13 @@ type Action struct {
 
 // Apply makes a move at time now, after first settling every deadline due by
 // then. A refused move returns an *Error and leaves the state unchanged.
+//
+// Time never runs backwards inside a game: a move stamped before the state's
+// last change counts as made at that change, so no deadline can fall before it.
 func (s *State) Apply(a Action, now time.Time) error {
+	if last := s.log[len(s.log)-1].At; now.Before(last) {
+		now = last
+	}
 	s.Tick(now)
 	if s.phase == PhaseOver {
 		return errOver
@@ -152,7 +158,10 @@ func (s *State) pass(a Action, now time.Time) *Error {
 
 // answering checks that a call or pass answers the play in its window.
 func (s *State) answering(a Action) *Error {
-	if a.No != s.plays || s.last == nil || (s.phase == PhasePlay && a.No == s.last.No) {
+	if s.last == nil {
+		return errNothingToCall
+	}
+	if a.No != s.plays || (s.phase == PhasePlay && a.No == s.last.No) {
 		return errSettled
 	}
 	if (s.phase == PhaseReveal || s.phase == PhaseGive) && s.last.Seat != a.Seat {
@@ -166,7 +175,7 @@ func (s *State) answering(a Action) *Error {
 		return refuse(CodeStale, "Someone beat you to it.")
 	}
 	if s.phase != PhaseCall {
-		return refuse(CodeNotYourTurn, "There's nothing to call right now.")
+		return errNothingToCall
 	}
 	if a.Seat == s.last.Seat {
 		if a.Kind == ActPass {
@@ -210,7 +219,8 @@ func (s *State) give(a Action, now time.Time) *Error {
 		return errSettled
 	}
 	if s.phase != PhaseGive {
-		if s.phase == PhasePlay && s.last != nil && s.last.Caller == a.Seat && a.No == s.last.No {
+		if s.phase == PhasePlay && s.last != nil && s.last.Caller == a.Seat && a.No == s.last.No &&
+			s.log[s.lastCalled()].Showdown.Given > 0 {
 			return refuse(CodeStale, "You've handed that over already.")
 		}
 		return refuse(CodeNotYourTurn, "There's nothing to hand over now.")

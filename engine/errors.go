@@ -38,4 +38,6 @@ var (
 	errMovedOn     = refuse(CodeStale, "Too late: the table has moved on.")
 	errOver        = refuse(CodeOver, "The game is over.")
 	errNoSeat      = refuse(CodeIllegal, "There's no such seat at this table.")
+
+	errNothingToCall = refuse(CodeNotYourTurn, "There's nothing to call right now.")
 )

@@ -150,23 +150,35 @@ func New(opts Options, seed uint64, now time.Time) (*State, error) {
 		seed:   seed,
 		n:      n,
 		dealer: int(seed % uint64(n)),
-		hands:  make([][]Card, n),
 		tally:  newTally(n),
 		sneaks: make([]int, n),
 	}
-	cards := deck(opts.Decks())
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
-	for i, c := range cards {
-		seat := (s.dealer + 1 + i) % n
-		s.hands[seat] = append(s.hands[seat], c)
-	}
-	for _, h := range s.hands {
-		sortCards(h)
-	}
+	s.hands = deal(shuffled(opts.Decks(), seed), n, s.dealer)
 	s.turn = (s.dealer + 1) % n
 	s.emit(Event{At: now, Kind: EventDeal, Seat: s.dealer})
 	return s, nil
+}
+
+// shuffled is every card of the decks in the order the seed shuffles them.
+func shuffled(decks int, seed uint64) []Card {
+	cards := deck(decks)
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	rng.Shuffle(len(cards), func(i, j int) { cards[i], cards[j] = cards[j], cards[i] })
+	return cards
+}
+
+// deal hands out every card one at a time, starting on the dealer's left, so
+// the first few seats from there may hold one card more. Each hand is sorted.
+func deal(cards []Card, seats, dealer int) [][]Card {
+	hands := make([][]Card, seats)
+	for i, c := range cards {
+		seat := (dealer + 1 + i) % seats
+		hands[seat] = append(hands[seat], c)
+	}
+	for _, h := range hands {
+		sortCards(h)
+	}
+	return hands
 }
 
 func sortCards(cards []Card) {

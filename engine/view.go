@@ -143,7 +143,9 @@ func (s *State) View(seat int) View {
 		v.Doubt = s.doubt(seat)
 	}
 	if s.phase == PhaseReveal {
-		v.Reveal = &Reveal{Showdown: *s.log[s.lastCalled()].Showdown, Beats: slices.Clone(s.beats)}
+		sd := *s.log[s.lastCalled()].Showdown
+		sd.Cards = slices.Clone(sd.Cards)
+		v.Reveal = &Reveal{Showdown: sd, Beats: slices.Clone(s.beats)}
 	}
 	if s.phase == PhaseGive {
 		g := &Give{Caller: s.last.Caller, Seat: s.last.Seat, Count: s.owed}
