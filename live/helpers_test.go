@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -182,4 +183,50 @@ func (r *recorder) Close(game string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed[game] = true
+}
+
+// codeOf is the code of a refusal, whichever package refused it.
+func codeOf(err error) string {
+	var le *Error
+	if errors.As(err, &le) {
+		return string(le.Code)
+	}
+	var ee *engine.Error
+	if errors.As(err, &ee) {
+		return string(ee.Code)
+	}
+	if err == nil {
+		return ""
+	}
+	return "other: " + err.Error()
+}
+
+// until advances the clock in small steps until ok holds, failing after
+// limit of game time.
+func (f *fixture) until(id string, limit time.Duration, ok func() bool) {
+	f.t.Helper()
+	for spent := time.Duration(0); !ok(); spent += 100 * time.Millisecond {
+		if spent > limit {
+			f.t.Fatalf("game %s: condition not met after %v", id, limit)
+		}
+		f.step(id, 100*time.Millisecond)
+	}
+}
+
+func (f *fixture) seat(id string, seat int) SeatInfo {
+	f.t.Helper()
+	seats, err := f.m.Seats(f.ctx, id)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return seats[seat]
+}
+
+func (f *fixture) actions(id string) int {
+	f.t.Helper()
+	a, err := f.st.Actions(f.ctx, id)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return len(a)
 }

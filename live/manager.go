@@ -52,11 +52,15 @@ type Manager struct {
 	// ctx is the tables' lifetime: it ends with New's context or Close.
 	ctx    context.Context
 	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	// tables counts the tables' goroutines and their outboxes; all counts
+	// those and the writer, which outlives the tables.
+	tables sync.WaitGroup
+	all    sync.WaitGroup
+	writer *writer
 
-	mu     sync.RWMutex
-	tables map[string]*table
-	closed bool
+	mu      sync.RWMutex
+	running map[string]*table
+	closed  bool
 }
 
 // New loads the open games and rebuilds every live one from its log,
@@ -70,7 +74,7 @@ func New(ctx context.Context, cfg Config) (*Manager, error) {
 }
 
 func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
-	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, tables: map[string]*table{}}
+	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{}}
 	if m.clock == nil {
 		m.clock = RealClock{}
 	}
@@ -78,9 +82,21 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.log = slog.New(slog.DiscardHandler)
 	}
 	m.ctx, m.cancel = context.WithCancel(ctx)
+	if bs, ok := st.(batchStore); ok {
+		m.writer = &writer{st: bs, one: st.AppendAction, reqs: make(chan writeReq)}
+		m.all.Go(m.writer.run)
+	}
+	// The writer stops once the tables, its only users, have stopped.
+	m.all.Go(func() {
+		<-m.ctx.Done()
+		m.tables.Wait()
+		if m.writer != nil {
+			close(m.writer.reqs)
+		}
+	})
 	if err := m.load(ctx); err != nil {
 		m.cancel()
-		m.wg.Wait()
+		m.all.Wait()
 		return nil, err
 	}
 	return m, nil
@@ -96,7 +112,7 @@ func (m *Manager) Close(ctx context.Context) error {
 	m.cancel()
 	done := make(chan struct{})
 	go func() {
-		m.wg.Wait()
+		m.all.Wait()
 		close(done)
 	}()
 	select {
@@ -107,6 +123,15 @@ func (m *Manager) Close(ctx context.Context) error {
 	}
 }
 
+// appendAction stores an action, through the group commit when the store
+// has one.
+func (m *Manager) appendAction(ctx context.Context, a store.Action) error {
+	if m.writer == nil {
+		return m.st.AppendAction(ctx, a)
+	}
+	return m.writer.append(ctx, a)
+}
+
 // table is the running table for id, or nil when it is not running (over,
 // or never existed).
 func (m *Manager) table(id string) (*table, error) {
@@ -115,7 +140,7 @@ func (m *Manager) table(id string) (*table, error) {
 	if m.closed {
 		return nil, errClosed
 	}
-	return m.tables[id], nil
+	return m.running[id], nil
 }
 
 // add registers t and starts its goroutines.
@@ -125,19 +150,19 @@ func (m *Manager) add(t *table) error {
 	if m.closed {
 		return errClosed
 	}
-	m.tables[t.id] = t
+	m.running[t.id] = t
 	if t.out != nil {
-		m.wg.Go(t.out.run)
+		m.tables.Go(t.out.run)
 	}
-	m.wg.Go(func() { t.run(m.ctx) })
+	m.tables.Go(func() { t.run(m.ctx) })
 	return nil
 }
 
 func (m *Manager) remove(t *table) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.tables[t.id] == t {
-		delete(m.tables, t.id)
+	if m.running[t.id] == t {
+		delete(m.running, t.id)
 	}
 }
 

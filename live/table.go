@@ -129,7 +129,10 @@ func (t *table) run(ctx context.Context) {
 			return
 		case r := <-t.inbox:
 			t.catchUp()
-			r.reply <- r.fn(t)
+			err := r.fn(t)
+			// Settled before the reply, so the caller reads its own change.
+			t.settle()
+			r.reply <- err
 		case <-t.timer.C():
 		}
 	}
@@ -275,7 +278,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 	rec := store.Action{GameID: t.id, Seq: len(t.actions) + 1, At: at, Action: a}
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	if err := t.m.st.AppendAction(ctx, rec); err != nil {
+	if err := t.m.appendAction(ctx, rec); err != nil {
 		t.rollback()
 		return t.m.unsaved(t.id, err)
 	}

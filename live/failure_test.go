@@ -1,0 +1,212 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"runtime"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/store"
+)
+
+// faulty is a store whose action writes fail while fail is set.
+type faulty struct {
+	*store.Store
+	fail atomic.Bool
+}
+
+func (s *faulty) AppendAction(ctx context.Context, a store.Action) error {
+	if s.fail.Load() {
+		return errors.New("disk full")
+	}
+	return s.Store.AppendAction(ctx, a)
+}
+
+func (s *faulty) AppendActions(ctx context.Context, actions []store.Action) error {
+	if s.fail.Load() {
+		return errors.New("disk full")
+	}
+	return s.Store.AppendActions(ctx, actions)
+}
+
+func TestStoreFailureLeavesStateUnchanged(t *testing.T) {
+	f := newFixture(t)
+	st := &faulty{Store: f.st}
+	f.m.Close(f.ctx)
+	f.m = f.open(st)
+	id, _ := personGame(f)
+	f.until(id, 10*time.Minute, func() bool {
+		v := f.view(id, 0)
+		return v.Phase == engine.PhasePlay && v.Turn == 0 && v.Plays > 0
+	})
+	n := f.actions(id)
+	views := f.views(f.m, id)
+	play, _ := f.view(id, 0).Fallback()
+
+	st.fail.Store(true)
+	_, err := f.m.Act(f.ctx, id, play)
+	if got, want := codeOf(err), string(CodeUnavailable); got != want {
+		t.Fatalf("got code %q when the store fails, want %q", got, want)
+	}
+	if got := f.actions(id); got != n {
+		t.Errorf("got %d stored actions, want %d", got, n)
+	}
+	if got := f.views(f.m, id); !slices.Equal(got, views) {
+		t.Errorf("the views changed after a failed write:\ngot  %s\nwant %s", got[0], views[0])
+	}
+
+	// The play is accepted once the store works again, and the bots'
+	// moves, held back while it failed, follow.
+	st.fail.Store(false)
+	if _, err := f.m.Act(f.ctx, id, play); err != nil {
+		t.Fatalf("act after the store recovered: %v", err)
+	}
+	f.step(id, 5*time.Second)
+	if got := f.actions(id); got < n+2 {
+		t.Errorf("got %d stored actions, want at least %d", got, n+2)
+	}
+}
+
+func TestBotMovesWaitForAFailingStore(t *testing.T) {
+	f := newFixture(t)
+	st := &faulty{Store: f.st}
+	f.m.Close(f.ctx)
+	f.m = f.open(st)
+	id := f.botGame(4)
+	f.step(id, 30*time.Second)
+	n := f.actions(id)
+	st.fail.Store(true)
+	f.step(id, 30*time.Second)
+	if got := f.actions(id); got != n {
+		t.Errorf("got %d stored actions while the store failed, want %d", got, n)
+	}
+	st.fail.Store(false)
+	f.playOut(id, 3*time.Hour)
+}
+
+func TestRecoveryRebuildsTheSameGame(t *testing.T) {
+	for _, after := range []time.Duration{0, 20 * time.Second, 95 * time.Second, 4 * time.Minute} {
+		f := newFixture(t)
+		bots := f.botGame(5)
+		person, _ := personGame(f)
+		open, _ := f.create(4, 1, "Bob")
+		f.step(bots, after)
+		f.sync(person)
+
+		want := map[string][]string{bots: f.views(f.m, bots), person: f.views(f.m, person)}
+		wantOpen, err := f.m.Get(f.ctx, open)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := f.m.Close(f.ctx); err != nil {
+			t.Fatal(err)
+		}
+		f.m = f.open(f.st)
+		for id, views := range want {
+			got := f.views(f.m, id)
+			for i := range views {
+				if got[i] != views[i] {
+					t.Errorf("after %v: game %s seat %d rebuilt as\n%s\nwant\n%s", after, id, i-1, got[i], views[i])
+				}
+			}
+		}
+		gotOpen, err := f.m.Get(f.ctx, open)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(gotOpen, wantOpen) {
+			t.Errorf("after %v: open game rebuilt with seats %+v, want %+v", after, gotOpen.Seats, wantOpen.Seats)
+		}
+		f.playOut(bots, 3*time.Hour)
+		f.playOut(person, 3*time.Hour)
+	}
+}
+
+func TestGoroutinesReturnToBaseline(t *testing.T) {
+	f := newFixture(t)
+	f.m.Close(f.ctx)
+	base := runtime.NumGoroutine()
+	f.m = f.open(f.st)
+	var ids []string
+	for i := range 40 {
+		ids = append(ids, f.botGame(3+i%8))
+	}
+	f.create(5, 2) // an open table, never started
+	for spent := time.Duration(0); ; spent += time.Second {
+		if spent > 3*time.Hour {
+			t.Fatal("the games did not end")
+		}
+		live := 0
+		for _, id := range ids {
+			if f.status(id) == StatusLive {
+				live++
+			}
+		}
+		if live == 0 {
+			break
+		}
+		f.clock.Advance(time.Second)
+		for _, id := range ids {
+			if _, err := f.m.do(f.ctx, id, func(*table) error { return nil }); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := f.m.Close(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := runtime.NumGoroutine()
+	for i := 0; i < 1000 && got > base; i++ {
+		runtime.Gosched()
+		got = runtime.NumGoroutine()
+	}
+	if got > base {
+		t.Errorf("got %d goroutines after closing, want %d as before", got, base)
+	}
+}
+
+// stuck is a Publisher that blocks until released.
+type stuck struct {
+	release chan struct{}
+	calls   atomic.Int64
+}
+
+func (s *stuck) Publish(string, int, engine.View) {
+	s.calls.Add(1)
+	<-s.release
+}
+
+func (s *stuck) Close(string) {}
+
+func TestBlockingPublisherDoesNotStallTheTable(t *testing.T) {
+	f := newFixture(t)
+	f.m.Close(f.ctx)
+	pub := &stuck{release: make(chan struct{})}
+	m, err := newManager(f.ctx, Config{Publisher: pub, Clock: f.clock}, f.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.m = m
+	id := f.botGame(4)
+	f.playOut(id, 3*time.Hour)
+	if got := pub.calls.Load(); got != 1 {
+		t.Errorf("got %d calls of the stuck publisher, want 1", got)
+	}
+
+	// Close gives up while a Publisher call is stuck, and finishes once it
+	// returns.
+	cancelled, cancel := context.WithCancel(f.ctx)
+	cancel()
+	if err := m.Close(cancelled); err == nil {
+		t.Errorf("got no error closing with a stuck publisher, want one")
+	}
+	close(pub.release)
+	if err := m.Close(f.ctx); err != nil {
+		t.Errorf("close after the publisher returned: %v", err)
+	}
+}

@@ -1,0 +1,76 @@
+package live
+
+import (
+	"context"
+
+	"bullshit/store"
+)
+
+// batchStore is a store that can write several actions in one commit.
+type batchStore interface {
+	AppendActions(ctx context.Context, actions []store.Action) error
+}
+
+// maxBatch bounds one group commit.
+const maxBatch = 256
+
+type writeReq struct {
+	ctx  context.Context
+	a    store.Action
+	done chan error
+}
+
+// writer is the group commit: tables hand it their actions and wait, and it
+// writes every action queued while the previous commit ran in one commit.
+// Each action is still stored before its table goes on. Under light load a
+// batch is one action, so nothing waits for a batch to fill.
+type writer struct {
+	st   batchStore
+	one  func(ctx context.Context, a store.Action) error
+	reqs chan writeReq
+}
+
+// append stores a and returns once it is stored (or failed).
+func (w *writer) append(ctx context.Context, a store.Action) error {
+	r := writeReq{ctx: ctx, a: a, done: make(chan error, 1)}
+	w.reqs <- r
+	return <-r.done
+}
+
+// run writes until reqs is closed, which the Manager does once every table
+// has stopped.
+func (w *writer) run() {
+	batch := make([]writeReq, 0, maxBatch)
+	actions := make([]store.Action, 0, maxBatch)
+	for first := range w.reqs {
+		batch, actions = append(batch[:0], first), append(actions[:0], first.a)
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case r, ok := <-w.reqs:
+				if !ok {
+					break fill
+				}
+				batch, actions = append(batch, r), append(actions, r.a)
+			default:
+				break fill
+			}
+		}
+		if len(batch) == 1 {
+			first.done <- w.one(first.ctx, first.a)
+			continue
+		}
+		// The batch's context: the first's. Every request's is the same
+		// kind (bounded, not cancelled by shutdown).
+		if err := w.st.AppendActions(first.ctx, actions); err != nil {
+			// One bad action must not fail the others: write each alone.
+			for _, r := range batch {
+				r.done <- w.one(r.ctx, r.a)
+			}
+			continue
+		}
+		for _, r := range batch {
+			r.done <- nil
+		}
+	}
+}
