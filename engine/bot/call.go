@@ -7,6 +7,25 @@ import (
 	"bullshit/engine"
 )
 
+// How the levels weigh a call. Each was set by playing the simulator's
+// pairings (docs/bullshit.md): medium must beat easy clearly and hard must
+// beat medium, with hard still catching careful sneakers.
+const (
+	// easyWant is how badly an easy bot wants a one-card claim called, and
+	// easyStep how much more for each card claimed beyond one.
+	easyWant, easyStep = 0.45, 0.08
+	// mediumLie is a medium bot's guess at the chance of a lie, and
+	// mediumHeld how much each of its own cards of the rank adds to it.
+	mediumLie, mediumHeld = 0.45, 0.12
+	// mediumSharp is how steeply a medium bot's wish rises past its bar.
+	mediumSharp = 3
+	// pileStep raises the bar for each card in the pile beyond the first.
+	pileStep = 0.04
+	// closeStep lowers the bar for each card the claimant holds under four,
+	// mineStep raises it for each card the bot itself holds under four.
+	closeStep, mineStep = 0.08, 0.05
+)
+
 // calls decides whether to shout on the last play. Every bot, easy included,
 // calls a play that empties a hand: if it was true the game is over anyway,
 // and if it was a lie the liar takes the pile, so letting it go only ever
@@ -62,37 +81,34 @@ func heldOf(hand []engine.Card, r engine.Rank) int {
 	return n
 }
 
-// hunch is an easy bot's wish to call: bigger claims look fishier, and
-// nothing else counts, not even the pile it would take.
+// hunch is an easy bot's wish to call: bigger claims look fishier (though
+// bluffs are mostly small), and nothing else counts, not even the pile it
+// would take if wrong.
 func (b *Bot) hunch(v engine.View) float64 {
-	return clamp(float64(b.params.Weight) * (0.22 + 0.1*float64(v.Last.Claim-1)))
+	return clamp(b.params.Weight * (easyWant + easyStep*float64(v.Last.Claim-1)))
 }
 
-// guess is a medium bot's wish to call: a rough chance of a lie from the
-// claim's size and its own cards of the rank, against a bar set by the pile
-// and how close the claimant is to going out.
+// guess is a medium bot's wish to call, the way a casual player judges it:
+// a rough chance of a lie that rises with its own cards of the rank, against
+// a bar set by its style, the pile and how close the claimant is to going
+// out. It does not weigh that a liar it catches helps every other player as
+// much as it helps itself, so it calls more than pays.
 func (b *Bot) guess(v engine.View) float64 {
-	last := v.Last
-	own := heldOf(v.Hand, last.Rank)
-	p := 0.3 + 0.12*float64(last.Claim-1) + 0.08*float64(own)
-	return b.want(v, p, 3)
+	p := mediumLie + mediumHeld*float64(heldOf(v.Hand, v.Last.Rank))
+	return clamp(mediumSharp * (b.params.Weight*p - b.bar(v)))
 }
 
-// want turns a chance of a lie into how badly the bot wants the play called,
-// against its bar; sharp sets how steeply it goes from not at all to surely.
-func (b *Bot) want(v engine.View, pLie, sharp float64) float64 {
-	return clamp(0.5 + sharp*(b.params.Weight*pLie-b.bar(v)))
-}
-
-// bar is how likely a lie must be before the bot calls: its style's floor,
-// raised by the pile it would take if wrong, lowered when the claimant is
-// close to going out.
+// bar is how likely a lie must be before a medium bot calls: its style's
+// floor, raised by the pile it would take if wrong, lowered when the
+// claimant is close to going out (catching them matters most then) and
+// raised when the bot is itself close (a pile would cost it the game).
 func (b *Bot) bar(v engine.View) float64 {
-	last := v.Last
-	pile := mid(v.Pile)
-	bar := float64(b.params.Floor) + 0.012*float64(pile)
-	if left := mid(last.Sizes.Hand[1]); left <= 3 {
-		bar -= 0.08 * float64(4-left)
+	bar := float64(b.params.Floor) + pileStep*float64(mid(v.Pile)-1)
+	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
+		bar -= closeStep * float64(4-left)
+	}
+	if mine := len(v.Hand); mine <= 3 {
+		bar += mineStep * float64(4-mine)
 	}
 	return bar
 }

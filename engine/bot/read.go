@@ -6,16 +6,59 @@ import (
 	"bullshit/engine"
 )
 
-// read is a hard bot's wish to call: the chance the play is a lie, from the
-// counts (a sneak) and from the cards it hasn't seen (a rank lie), against
-// its bar.
+// How a hard bot reads a play. The reading's model was checked against
+// simulated play: its chance of a lie matches how often plays turn out to
+// be lies, and it was then tuned so that hard beats medium (docs/bullshit.md).
+const (
+	// hardSharp is how steeply a hard bot's wish rises as a call pays more.
+	hardSharp = 8
+	// leadBoost is how much more it values catching a claimant for each card
+	// the claimant holds under four: stopping someone about to go out is
+	// worth far more than a share of a pile.
+	leadBoost = 0.5
+	// sneakBar is the chance of a sneak past which it calls anyway, and
+	// sneakSharp how steeply: a caught sneaker is handed the penalty, so
+	// catching one pays the caller alone.
+	sneakBar, sneakSharp = 0.25, 4
+	// clump is the beta-binomial's concentration: how strongly the copies of
+	// a rank travel together (small: a hand holds all of a rank or none).
+	clump = 2.0
+	// planned is how much likelier a hand holds the rank called than its
+	// share of the unseen cards says: players keep the ranks they will be
+	// asked for soonest.
+	planned = 2.0
+	// padGuess is how often it takes a true claim to be padded with one more
+	// card, and offScript how often a claim fits neither a bluff nor a true
+	// claim, padded or not.
+	padGuess, offScript = 0.1, 0.002
+)
+
+// read is a hard bot's wish to call. It weighs what a call would do, in
+// cards: if the play was true it takes the pile itself; if it was a lie the
+// claimant takes it, which helps this seat only as much as it helps every
+// other player (a share of 1/(seats-1)), unless the claimant is close to
+// going out, when stopping them is worth far more; and if something was
+// sneaked, it hands the sneaker the penalty's cards, shedding them. So its
+// bar rises with the pile and falls as the claimant nears going out; and a
+// likely enough sneak is called whatever the pile.
 func (b *Bot) read(v engine.View) float64 {
 	pSneak := 0.0
 	if v.Options.Sneak > 0 {
 		pSneak = sneakChance(v)
 	}
 	pLie := 1 - (1-rankLieChance(v))*(1-pSneak)
-	return b.want(v, pLie, 8)
+	pile := float64(max(1, mid(v.Pile)))
+	share := b.params.Weight / float64(len(v.Seats)-1)
+	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
+		share *= 1 + leadBoost*float64(4-left)
+	}
+	cost := 1.0
+	if mine := len(v.Hand); mine <= 3 {
+		cost += mineStep * float64(4-mine)
+	}
+	gain := pLie*pile*share + pSneak*float64(v.Options.Penalty.Owed(1))
+	loss := (1 - pLie) * pile * cost
+	return max(clamp(hardSharp*(gain-loss)/pile), clamp(sneakSharp*(pSneak-sneakBar)))
 }
 
 // sneakChance is the chance something was sneaked under the last play. Of
@@ -23,26 +66,22 @@ func (b *Bot) read(v engine.View) float64 {
 // play, it counts how many give the rough counts after with no sneak, with
 // one, with two and so on, each weighted by a prior: a play in five is
 // sneaky, more from a player caught before (0.2 + 0.06 per catch, at most a
-// half), fewer cards sneaked being likelier than more.
+// half), each extra card sneaked a third as likely as one fewer.
 func sneakChance(v engine.View) float64 {
 	last := v.Last
 	prior := min(0.5, 0.2+0.06*float64(v.Seats[last.Seat].Caught))
-	clean := fits(last.Sizes, last.Claim, 0)
-	sneaky, share := 0.0, 1.0
+	var sneaky, total float64
+	weight := 1.0
 	for s := 1; s <= v.Options.Sneak; s++ {
-		// Each extra card sneaked is a third as likely as one fewer.
-		share /= 3
-		sneaky += share * fits(last.Sizes, last.Claim, s)
-	}
-	total := 0.0
-	for s := 1; s <= v.Options.Sneak; s++ {
-		total += math.Pow(1.0/3, float64(s))
+		weight /= 3
+		total += weight
+		sneaky += weight * fits(last.Sizes, last.Claim, s)
 	}
 	if total == 0 {
 		return 0
 	}
 	sneaky *= prior / total
-	clean *= 1 - prior
+	clean := (1 - prior) * fits(last.Sizes, last.Claim, 0)
 	if sneaky+clean == 0 {
 		return 1
 	}
@@ -58,6 +97,8 @@ func fits(sizes engine.Sizes, claim, sneak int) float64 {
 		share(sizes.Pile, func(n int) int { return n + played }, engine.PileKind)
 }
 
+// share is the share of the sizes in r[0] that after turns into sizes
+// seen as r[1].
 func share(r [2]engine.Range, after func(int) int, k engine.Kind) float64 {
 	lo, hi := r[0].Lo, r[0].Hi
 	if hi == engine.Open {
@@ -73,39 +114,36 @@ func share(r [2]engine.Range, after func(int) int, k engine.Kind) float64 {
 }
 
 // rankLieChance is the chance the claimant doesn't hold what it claimed.
-// The claimant's hand is taken as a random draw from the cards this seat
-// hasn't seen (every card but its own hand), so how many of the rank it
-// holds follows the hypergeometric law; and players claim like the bots do:
-// with none of the rank, one card (now and then two); with some, all of
-// them, now and then padded with one more.
+// How many of the rank it holds is read from the copies this seat hasn't
+// seen (the copies less its own) and the claimant's share of the cards this
+// seat can't see, as a beta-binomial law rather than a random deal: cards of
+// a rank travel together (a true play puts them on the pile together, and a
+// pickup takes them all), and players keep the ranks they'll be asked for
+// soon. Players are taken to claim as the bots do: with none of the rank,
+// one card (now and then two); with some, all of them, now and then padded
+// with one more.
 func rankLieChance(v engine.View) float64 {
 	last := v.Last
-	copies := v.Options.Copies()
 	unseen := 52*v.Options.Decks() - len(v.Hand)
-	rank := copies - heldOf(v.Hand, last.Rank)
-	hand := mid(last.Sizes.Hand[0])
-	hand = min(max(hand, last.Claim), unseen)
+	rank := v.Options.Copies() - heldOf(v.Hand, last.Rank)
+	frac := planned * float64(max(mid(last.Sizes.Hand[0]), last.Claim)) / float64(max(1, unseen))
+	frac = min(max(frac, 0.01), 0.99)
 	var truth, lie float64
-	for k := 0; k <= min(rank, hand); k++ {
-		p := hypergeom(unseen, rank, hand, k)
-		if p == 0 {
-			continue
-		}
+	for k := 0; k <= rank; k++ {
+		p := betaBinomial(rank, k, clump*frac, clump*(1-frac))
 		switch c := last.Claim; {
 		case k == 0 && c == 1:
-			lie += p * (1 - float64(bluffTwo))
+			lie += p * float64(1-bluffTwo)
 		case k == 0 && c == 2:
 			lie += p * float64(bluffTwo)
-		case k == 0:
-			lie += p * 0.02
 		case c == k:
-			truth += p * 0.9
+			truth += p * (1 - padGuess)
 		case c == k+1:
-			lie += p * 0.1
+			lie += p * padGuess
 		case c < k:
-			truth += p * 0.05
+			truth += p * offScript
 		default:
-			lie += p * 0.02
+			lie += p * offScript
 		}
 	}
 	if truth+lie == 0 {
@@ -114,13 +152,10 @@ func rankLieChance(v engine.View) float64 {
 	return lie / (truth + lie)
 }
 
-// hypergeom is the chance that a draw of n cards from N, K of them the rank,
-// holds exactly k of the rank.
-func hypergeom(total, ranked, n, k int) float64 {
-	if k > ranked || n-k > total-ranked || k < 0 || n < k {
-		return 0
-	}
-	return math.Exp(lchoose(ranked, k) + lchoose(total-ranked, n-k) - lchoose(total, n))
+// betaBinomial is the chance of k successes in n draws whose success rate
+// follows a beta law with parameters a and b.
+func betaBinomial(n, k int, a, b float64) float64 {
+	return math.Exp(lchoose(n, k) + lbeta(float64(k)+a, float64(n-k)+b) - lbeta(a, b))
 }
 
 func lchoose(n, k int) float64 {
@@ -128,4 +163,11 @@ func lchoose(n, k int) float64 {
 	b, _ := math.Lgamma(float64(k + 1))
 	c, _ := math.Lgamma(float64(n - k + 1))
 	return a - b - c
+}
+
+func lbeta(a, b float64) float64 {
+	x, _ := math.Lgamma(a)
+	y, _ := math.Lgamma(b)
+	z, _ := math.Lgamma(a + b)
+	return x + y - z
 }

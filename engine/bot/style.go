@@ -77,10 +77,13 @@ type Params struct {
 	// Pad is how often it adds a wrong card to a true claim, claiming it too.
 	Pad Chance
 	// Weight is how much a liar picking up the pile matters to it against
-	// picking the pile up itself: above 1 it calls more readily.
+	// picking the pile up itself: above 1 it calls more readily (at every
+	// level; an easy bot's hunch is scaled by it).
 	Weight float64
-	// Floor is how likely a lie must be before it calls, before the bar moves
-	// with the pile and with how close the claimant is to going out.
+	// Floor is how likely a lie must be before a medium bot calls, before
+	// the bar moves with the pile and with how close the claimant and the
+	// bot are to going out. (A hard bot sets its bar from what a call is
+	// worth instead.)
 	Floor Chance
 	// Reckless is how often it sneaks where the counts might show it.
 	Reckless Chance
@@ -89,12 +92,12 @@ type Params struct {
 // The simulation's four styles share their calling and lying so that the
 // only difference between them is sneaking.
 var (
-	plain = Params{Pad: 0.08, Weight: 1, Floor: 0.5}
+	plain = Params{Pad: 0.08, Weight: 1, Floor: 0.3}
 
 	styles = map[Style]Params{
-		Cautious:  {Sneak: 0.2, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.55},
-		Bold:      {Sneak: 0.45, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.5, Reckless: 0.05},
-		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.45},
+		Cautious:  {Sneak: 0.2, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.35},
+		Bold:      {Sneak: 0.45, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.3, Reckless: 0.05},
+		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.22},
 		Honest:    plain,
 		Careful:   with(plain, func(p *Params) { p.Sneak, p.Most = 0.6, 2 }),
 		Sometimes: with(plain, func(p *Params) { p.Sneak, p.Most, p.Reckless = 0.3, 1, 1 }),
