@@ -29,3 +29,9 @@ bench:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s ./engine
+
+# Regenerates the measured sections and charts of docs/bullshit.md; the wall
+# time of each run is printed on stderr.
+report:
+	$(GO) run ./cmd/bullshit sim -games 800 -knob-games 600 -doc docs/bullshit.md -charts docs/bullshit
+	$(GO) run ./cmd/bullshit anchors -games 1000 -doc docs/bullshit.md

@@ -127,6 +127,9 @@ type skill struct {
 	anyCard bool
 }
 
+// Notice is the chance a bot of this level sees a sneak the counts show.
+func (l Level) Notice() Chance { return skills[l].notice }
+
 var skills = map[Level]skill{
 	Easy:   {notice: 0.35, anyCard: true},
 	Medium: {notice: 0.75},

@@ -1,0 +1,134 @@
+package sim
+
+import (
+	"slices"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+)
+
+// Seat is who plays one seat of a simulated game.
+type Seat struct {
+	Level bot.Level
+	Style bot.Style
+}
+
+// Game is one bot-only game to play: its settings, its seats and its seed.
+type Game struct {
+	Options engine.Options
+	Seats   []Seat
+	Seed    uint64
+}
+
+// Outcome is how a game went.
+type Outcome struct {
+	// Plays is the number of plays made.
+	Plays int
+	// Capped: the game reached the play cap.
+	Capped bool
+	// Places are the seats' places, 1 first, ties sharing.
+	Places []int
+	// Winner is the seat that went out, or -1 at the cap.
+	Winner int
+	// Leader is the first seat down to LeaderCards cards or fewer, or -1.
+	Leader int
+	// Sneaks counts each seat's plays with a sneak, Caught its caught ones.
+	Sneaks, Caught []int
+	// Calls is how many plays were called.
+	Calls int
+}
+
+// LeaderCards is the hand size that makes a seat "the leader": the first
+// down to this many cards.
+const LeaderCards = 3
+
+// epoch is the fixed fake time a simulated game starts at: the engine reads
+// no clock, and neither does the simulator.
+var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Play plays a game to its end. Time is faked: each bot acts when its think
+// time has passed, and after a play the others answer in think-time order,
+// so the quickest listener shouts first.
+func Play(g Game) (Outcome, error) { return play(g, nil) }
+
+// play is Play, calling each (when not nil) after every change of the state.
+func play(g Game, each func(*engine.State)) (Outcome, error) {
+	s, err := engine.New(g.Options, g.Seed, epoch)
+	if err != nil {
+		return Outcome{}, err
+	}
+	n := len(g.Seats)
+	bots := make([]*bot.Bot, n)
+	for i, seat := range g.Seats {
+		if bots[i], err = bot.New(seat.Level, seat.Style, mix(g.Seed, uint64(i)+1)); err != nil {
+			return Outcome{}, err
+		}
+	}
+	out := Outcome{Leader: -1, Winner: -1, Sneaks: make([]int, n), Caught: make([]int, n)}
+	pace := g.Options.Pace
+	now := epoch
+	for !s.Over() {
+		ds := s.Deciding()
+		if len(ds) == 0 {
+			now = s.Deadline()
+			s.Tick(now)
+			if each != nil {
+				each(s)
+			}
+			continue
+		}
+		// The one who would act first (every listener has its own speed).
+		slices.SortStableFunc(ds, func(a, b engine.Decider) int {
+			return int(engine.ThinkTime(a.Think, pace) - engine.ThinkTime(b.Think, pace))
+		})
+		d := ds[0]
+		at := now.Add(engine.ThinkTime(d.Think, pace))
+		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
+			now = dl
+			s.Tick(now)
+			if each != nil {
+				each(s)
+			}
+			continue
+		}
+		v := s.View(d.Seat)
+		a, ok := bots[d.Seat].Choose(v)
+		if !ok {
+			return out, errNothing
+		}
+		if err := s.Apply(a, at); err != nil {
+			return out, err
+		}
+		if each != nil {
+			each(s)
+		}
+		if a.Kind != engine.ActPass {
+			// A pass keeps the clock at the play: the other listeners were
+			// thinking at the same time.
+			now = at
+		}
+		if a.Kind == engine.ActPlay {
+			if out.Leader < 0 && s.HandSize(d.Seat) <= LeaderCards {
+				out.Leader = d.Seat
+			}
+		}
+	}
+	out.Plays, out.Capped = s.Plays(), s.Capped()
+	out.Places = make([]int, n)
+	v := s.View(engine.Spectator)
+	for _, r := range v.Result {
+		out.Places[r.Seat] = r.Place.Place
+		out.Caught[r.Seat] = r.Caught
+		out.Sneaks[r.Seat] = r.Sneaked + r.Caught
+		out.Calls += r.Calls
+	}
+	if !out.Capped {
+		for _, r := range v.Result {
+			if r.Place.Place == 1 {
+				out.Winner = r.Seat
+			}
+		}
+	}
+	return out, nil
+}

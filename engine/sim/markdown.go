@@ -1,0 +1,109 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+)
+
+// Markdown writes the report's tables, each with a line on how to read it.
+// charts is the path prefix of the SVG charts (see Charts) as the Markdown
+// file links them, or "" to leave them out.
+func (r *Report) Markdown(charts string) string {
+	var b strings.Builder
+	cfg := r.Config
+	fmt.Fprintf(&b, "Measured with `bullshit sim -games %d -knob-games %d -seed %d`: %d games a cell (%d in the knob sweep). "+
+		"Every rate has its 95%% confidence interval in brackets.\n\n", cfg.Games, cfg.KnobGames, cfg.Seed, cfg.Games, cfg.KnobGames)
+
+	b.WriteString("### Length and balance\n\n")
+	b.WriteString("The site's bots (medium and hard, in the three site styles, drawn at random for each seat) at standard settings. " +
+		fmt.Sprintf("Minutes reckon a play at %d seconds. \"Leader loses\" is how often the first player down to %d cards "+
+			"does not win; \"capped\" counts games that reached the %d-play cap.\n\n", PlaySeconds, LeaderCards, engine.PlayCap))
+	b.WriteString("| seats | plays a game | minutes | leader loses | capped |\n|---|---|---|---|---|\n")
+	for _, l := range r.Length {
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %d of %d |\n", l.Seats, l.Plays.Format(1), l.Minutes.Format(1),
+			l.LeaderLoses, l.Capped, l.Games)
+	}
+	if charts != "" {
+		fmt.Fprintf(&b, "\n![Plays a game by table size](%slength.svg)\n", charts)
+	}
+
+	b.WriteString("\n### Is sneaking worth it?\n\n")
+	b.WriteString("One sneaker among honest players, all of one level: its wins as a share of its fair share " +
+		"(1.00 wins as often as playing straight would, 0 never). Medium bots stand in for casual readers, hard for sharp ones. " +
+		"Sneaks and caught are per game.\n\n")
+	b.WriteString("| sneaker | seats | vs medium | sneaks / caught | vs hard | sneaks / caught |\n|---|---|---|---|---|---|\n")
+	for _, s := range r.Sneak {
+		fmt.Fprintf(&b, "| %s | %d | %s | %.1f / %.1f | %s | %.1f / %.1f |\n", s.Style, s.Seats, s.Medium,
+			s.Sneaks[0], s.Caught[0], s.Hard, s.Sneaks[1], s.Caught[1])
+	}
+	if charts != "" {
+		fmt.Fprintf(&b, "\n![A sneaker's share of its fair share](%ssneak.svg)\n", charts)
+	}
+
+	fmt.Fprintf(&b, "\n### The knobs\n\nA careful sneaker, and one who sneaks all it may every play, at %d seats among honest "+
+		"players, for each penalty and sneak limit (a limit of 0 turns sneaking off, so both play straight there). "+
+		"Shares of a fair share, against medium / hard readers.\n\n", KnobSeats)
+	b.WriteString("| penalty | limit | careful vs medium | careful vs hard | every play vs medium | every play vs hard |\n" +
+		"|---|---|---|---|---|---|\n")
+	for _, k := range r.Knobs {
+		mark := ""
+		if k.Penalty == engine.StandardPenalty && k.Limit == engine.StandardSneak {
+			mark = " **(chosen)**"
+		}
+		fmt.Fprintf(&b, "| %s%s | %d | %s | %s | %s | %s |\n", PenaltyName(k.Penalty), mark, k.Limit,
+			k.Careful[0], k.Careful[1], k.Always[0], k.Always[1])
+	}
+	if charts != "" {
+		fmt.Fprintf(&b, "\n![A careful sneaker's share for each penalty and limit](%sknobs.svg)\n", charts)
+	}
+	b.WriteString("\n### The bots measured\n\nThe styles' parameters and the levels' skills, as the code has them when the tables were measured.\n\n")
+	b.WriteString(StylesMarkdown())
+	return b.String()
+}
+
+// StylesMarkdown writes the bots' styles and levels as the code has them.
+func StylesMarkdown() string {
+	var b strings.Builder
+	b.WriteString("| style | offered | sneak | most | pad | weight | floor | reckless |\n|---|---|---|---|---|---|---|---|\n")
+	for _, s := range bot.Styles() {
+		p := s.Params()
+		where := "simulation"
+		if slices.Contains(bot.SiteStyles(), s) {
+			where = "site"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %.2f | %d | %.2f | %.2f | %.2f | %.2f |\n", s, where, p.Sneak, p.Most, p.Pad, p.Weight,
+			p.Floor, p.Reckless)
+	}
+	b.WriteString("\n| level | notices a sneak the counts show | bluffs and sneaks with | checks a sneak won't show |\n|---|---|---|---|\n")
+	for _, l := range bot.Levels() {
+		with, checks := "the cards it needs last", "yes"
+		if l == bot.Easy {
+			with, checks = "any card", "no"
+		}
+		fmt.Fprintf(&b, "| %s | %.0f%% | %s | %s |\n", l, 100*l.Notice(), with, checks)
+	}
+	return b.String()
+}
+
+// AnchorsMarkdown writes the level pairings' table.
+func AnchorsMarkdown(rows []AnchorRow, cfg Config) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Measured with `bullshit anchors -games %d -seed %d` at %d seats: %d games a pairing, half with one "+
+		"bot of the stronger level among two of the weaker and half with two among one, the seats turning and each bot in a "+
+		"site style drawn at random. The score is the stronger level's share of its meetings with the weaker (a meeting is "+
+		"won by finishing ahead, ties halved), the Elo gap the one that score implies; the win columns are one bot's chance "+
+		"of winning a game (a fair share is 0.33). 95%% confidence intervals in brackets.\n\n",
+		cfg.Games, cfg.Seed, AnchorSeats, cfg.Games)
+	b.WriteString("| pairing | score | Elo gap | 1 vs 2: stronger wins | weaker wins | 2 vs 1: stronger wins | weaker wins |\n" +
+		"|---|---|---|---|---|---|---|\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s vs %s | %s | %+.0f (%+.0f to %+.0f) | %s | %s | %s | %s |\n", r.Strong, r.Weak,
+			r.Score.Format(3), r.Elo.Value, r.Elo.Lo, r.Elo.Hi, r.Lineups[0].StrongWins, r.Lineups[0].WeakWins,
+			r.Lineups[1].StrongWins, r.Lineups[1].WeakWins)
+	}
+	return b.String()
+}

@@ -1,0 +1,268 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+)
+
+// PlaySeconds is how long a play is reckoned to take at a real table, call
+// window and reveals included, for turning plays into minutes.
+const PlaySeconds = 7
+
+// Config sets the size of a run. Every game's seed is derived from Seed and
+// the game's place in the run, so a run is the same whatever Workers is.
+type Config struct {
+	Seed uint64
+	// Games is the number of games a cell of the length, sneak and anchor
+	// tables plays; KnobGames a cell of the knob sweep (zero: Games).
+	Games, KnobGames int
+	// Workers is the number of goroutines playing (zero: every core).
+	Workers int
+}
+
+// Report is the simulator's measurements, the way docs/bullshit.md shows them.
+type Report struct {
+	Config Config
+	Length []LengthRow
+	Sneak  []SneakRow
+	Knobs  []KnobRow
+}
+
+// LengthRow is how long games last at one table size, and whether the leader
+// can be caught, with the site's bots at standard settings.
+type LengthRow struct {
+	Seats int
+	Games int
+	// Plays is the mean plays per game; Minutes the same at PlaySeconds.
+	Plays, Minutes Estimate
+	// LeaderLoses is how often the first seat down to LeaderCards cards does
+	// not win.
+	LeaderLoses Estimate
+	// Capped counts the games that reached the play cap.
+	Capped int
+}
+
+// Share is a seat's wins as a share of its fair share: 1 wins as often as
+// a seat at that table should, 0 never.
+type Share = Estimate
+
+// SneakRow is one sneaker among honest players at one table size: its share
+// against readers of each level.
+type SneakRow struct {
+	Style        bot.Style
+	Seats        int
+	Medium, Hard Share
+	// Sneaks and Caught are its sneaks and caught sneaks per game, against
+	// medium and hard readers.
+	Sneaks, Caught [2]float64
+}
+
+// KnobRow is one penalty and sneak limit: a careful sneaker's share and an
+// every-play sneaker's at four seats, against medium and hard readers.
+type KnobRow struct {
+	Penalty engine.Penalty
+	Limit   int
+	// Careful and Always are indexed by reader: 0 medium, 1 hard.
+	Careful, Always [2]Share
+}
+
+// KnobSeats is the table size of the knob sweep.
+const KnobSeats = 4
+
+// Sneakers are the styles the sneak table puts among honest players.
+var Sneakers = []bot.Style{bot.Careful, bot.Sometimes, bot.Always, bot.Bold, bot.Cautious}
+
+// SneakSeats are the table sizes of the sneak table.
+var SneakSeats = []int{4, 6}
+
+// Penalties are the knob sweep's penalties, in the order it shows them.
+var Penalties = []engine.Penalty{{}, {Cards: 1}, {Cards: 2}, {Cards: 1, PerCard: true}}
+
+// PenaltyName says a penalty in words.
+func PenaltyName(p engine.Penalty) string {
+	switch {
+	case p.Cards == 0:
+		return "none"
+	case p.PerCard:
+		return fmt.Sprintf("%d a card sneaked", p.Cards)
+	case p.Cards == 1:
+		return "one card"
+	}
+	return fmt.Sprintf("%d cards", p.Cards)
+}
+
+var readers = [2]bot.Level{bot.Medium, bot.Hard}
+
+// plan is a run's cells, each a run of games that are measured together.
+type plan struct {
+	games []Game
+	cells [][2]int // each cell's first game and end
+}
+
+func (p *plan) add(cfg Config, n int, game func(i int, rng *rand.Rand) Game) [2]int {
+	id := uint64(len(p.cells))
+	start := len(p.games)
+	for i := range n {
+		seed := mix(mix(cfg.Seed, id+1), uint64(i))
+		g := game(i, rand.New(rand.NewPCG(seed, id)))
+		g.Seed = seed
+		p.games = append(p.games, g)
+	}
+	c := [2]int{start, len(p.games)}
+	p.cells = append(p.cells, c)
+	return c
+}
+
+// Run plays the plan; progress gets the games done and the total.
+func (p *plan) run(ctx context.Context, cfg Config, progress func(done, total int)) ([]Outcome, error) {
+	var each func(int)
+	if progress != nil {
+		each = func(done int) { progress(done, len(p.games)) }
+	}
+	return Run(ctx, p.games, cfg.Workers, each)
+}
+
+// Measure plays the length, sneak and knob tables.
+func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*Report, error) {
+	if cfg.Games <= 0 {
+		return nil, fmt.Errorf("games a cell must be positive, got %d", cfg.Games)
+	}
+	if cfg.KnobGames <= 0 {
+		cfg.KnobGames = cfg.Games
+	}
+	var p plan
+	var lengthCells [][2]int
+	for seats := engine.MinSeats; seats <= engine.MaxSeats; seats++ {
+		lengthCells = append(lengthCells, p.add(cfg, cfg.Games, func(_ int, rng *rand.Rand) Game {
+			g := Game{Options: engine.Standard(seats), Seats: make([]Seat, seats)}
+			for s := range g.Seats {
+				g.Seats[s] = Seat{readers[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+			}
+			return g
+		}))
+	}
+	sneakAt := func(style bot.Style, reader bot.Level, opts engine.Options) func(int, *rand.Rand) Game {
+		return func(i int, _ *rand.Rand) Game {
+			g := Game{Options: opts, Seats: make([]Seat, opts.Seats)}
+			for s := range g.Seats {
+				g.Seats[s] = Seat{reader, bot.Honest}
+			}
+			// The sneaker moves round the table from game to game.
+			g.Seats[i%opts.Seats].Style = style
+			return g
+		}
+	}
+	var sneakCells [][2][2]int
+	for _, seats := range SneakSeats {
+		for _, style := range Sneakers {
+			var c [2][2]int
+			for r, reader := range readers {
+				c[r] = p.add(cfg, cfg.Games, sneakAt(style, reader, engine.Standard(seats)))
+			}
+			sneakCells = append(sneakCells, c)
+		}
+	}
+	var knobCells [][2][2][2]int // [careful, always][reader]
+	for _, pen := range Penalties {
+		for limit := 0; limit <= engine.MaxSneakLimit; limit++ {
+			opts := engine.Standard(KnobSeats)
+			opts.Penalty, opts.Sneak = pen, limit
+			var c [2][2][2]int
+			for k, style := range []bot.Style{bot.Careful, bot.Always} {
+				for r, reader := range readers {
+					c[k][r] = p.add(cfg, cfg.KnobGames, sneakAt(style, reader, opts))
+				}
+			}
+			knobCells = append(knobCells, c)
+		}
+	}
+
+	outs, err := p.run(ctx, cfg, progress)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Config: cfg}
+	for i, c := range lengthCells {
+		r.Length = append(r.Length, lengthRow(engine.MinSeats+i, outs[c[0]:c[1]]))
+	}
+	i := 0
+	for _, seats := range SneakSeats {
+		for _, style := range Sneakers {
+			c := sneakCells[i]
+			row := SneakRow{Style: style, Seats: seats}
+			row.Medium, row.Sneaks[0], row.Caught[0] = sneakerShare(outs[c[0][0]:c[0][1]], seats)
+			row.Hard, row.Sneaks[1], row.Caught[1] = sneakerShare(outs[c[1][0]:c[1][1]], seats)
+			r.Sneak = append(r.Sneak, row)
+			i++
+		}
+	}
+	i = 0
+	for _, pen := range Penalties {
+		for limit := 0; limit <= engine.MaxSneakLimit; limit++ {
+			c := knobCells[i]
+			row := KnobRow{Penalty: pen, Limit: limit}
+			for rd := range readers {
+				row.Careful[rd], _, _ = sneakerShare(outs[c[0][rd][0]:c[0][rd][1]], KnobSeats)
+				row.Always[rd], _, _ = sneakerShare(outs[c[1][rd][0]:c[1][rd][1]], KnobSeats)
+			}
+			r.Knobs = append(r.Knobs, row)
+			i++
+		}
+	}
+	return r, nil
+}
+
+func lengthRow(seats int, outs []Outcome) LengthRow {
+	row := LengthRow{Seats: seats, Games: len(outs)}
+	plays := make([]float64, len(outs))
+	led, lost := 0, 0
+	for i, o := range outs {
+		plays[i] = float64(o.Plays)
+		if o.Capped {
+			row.Capped++
+		}
+		if o.Leader >= 0 {
+			led++
+			if o.Winner != o.Leader {
+				lost++
+			}
+		}
+	}
+	row.Plays = mean(plays)
+	row.Minutes = row.Plays.Scale(PlaySeconds / 60.0)
+	row.LeaderLoses = proportion(float64(lost), led)
+	return row
+}
+
+// sneakerShare is the share of the sneaker (at seat i mod seats in game i),
+// and its sneaks and caught sneaks per game.
+func sneakerShare(outs []Outcome, seats int) (share Share, sneaks, caught float64) {
+	wins := 0.0
+	for i, o := range outs {
+		s := i % seats
+		wins += winShare(o, s)
+		sneaks += float64(o.Sneaks[s])
+		caught += float64(o.Caught[s])
+	}
+	n := float64(len(outs))
+	return proportion(wins, len(outs)).Scale(float64(seats)), sneaks / n, caught / n
+}
+
+// winShare is the seat's part of the game's win: 1 for the winner, shared
+// among seats tied first at the cap.
+func winShare(o Outcome, seat int) float64 {
+	if o.Places[seat] != 1 {
+		return 0
+	}
+	tied := 0
+	for _, p := range o.Places {
+		if p == 1 {
+			tied++
+		}
+	}
+	return 1 / float64(tied)
+}
