@@ -121,50 +121,53 @@ func mustApply(tb testing.TB, s *State, a Action, now time.Time) {
 // changes nothing beyond the deadlines that time itself settles.
 func refusedUnchanged(tb testing.TB, s *State, a Action, now time.Time) error {
 	tb.Helper()
-	want := s.Clone()
-	if last := want.log[len(want.log)-1].At; now.Before(last) {
-		now = last
-	}
-	want.Tick(now)
+	want := ticked(s, now)
 	err := s.Apply(a, now)
 	if err == nil {
 		tb.Fatalf("Apply(%+v): got it accepted, want it refused", a)
 	}
-	if !reflect.DeepEqual(s, want) {
+	if !want.matches(s) {
 		tb.Fatalf("Apply(%+v) was refused (%v) but changed the state", a, err)
 	}
 	return err
+}
+
+// expected is what a state should become: a scratch copy and where its
+// log's lines start in the original's.
+type expected struct {
+	s    *State
+	from int
+}
+
+// ticked is what s should be after Tick(now), or after a refused Apply at now.
+func ticked(s *State, now time.Time) expected {
+	c := scratch(s)
+	from := len(s.log) - len(c.log)
+	if last := c.log[len(c.log)-1].At; now.Before(last) {
+		now = last
+	}
+	c.Tick(now)
+	return expected{c, from}
+}
+
+// matches reports whether got is exactly the expected state, its log the
+// original's first lines followed by the expected ones.
+func (e expected) matches(got *State) bool {
+	if len(got.log) != e.from+len(e.s.log) || !reflect.DeepEqual(got.log[e.from:], e.s.log) {
+		return false
+	}
+	gl, wl := got.log, e.s.log
+	got.log, e.s.log = nil, nil
+	same := reflect.DeepEqual(got, e.s)
+	got.log, e.s.log = gl, wl
+	return same
 }
 
 // checkInvariants checks what must hold after every change. last is the time
 // of the change just made.
 func checkInvariants(tb testing.TB, s *State, last time.Time) {
 	tb.Helper()
-	// Every card exists exactly once, in a hand or the pile; hands are sorted.
-	seen := make([]int, 52*s.opts.Decks())
-	for seat, h := range s.hands {
-		if !slices.IsSortedFunc(h, func(a, b Card) int { return order(a) - order(b) }) {
-			tb.Fatalf("seat %d's hand is not sorted: %v", seat, h)
-		}
-		for _, c := range h {
-			if int(c) >= len(seen) {
-				tb.Fatalf("seat %d holds %d, not a card of this game", seat, c)
-			}
-			seen[c]++
-		}
-	}
-	for _, c := range s.pile {
-		if int(c) >= len(seen) {
-			tb.Fatalf("the pile holds %d, not a card of this game", c)
-		}
-		seen[c]++
-	}
-	for c, k := range seen {
-		if k != 1 {
-			tb.Fatalf("card %v is in play %d times, want 1", Card(c), k)
-		}
-	}
-
+	checkCards(tb, s)
 	// The phase, the last play, the window and the deadline agree.
 	d := s.Deadline()
 	timed := s.phase == PhaseCall || s.phase == PhaseReveal || s.phase == PhaseGive
@@ -245,6 +248,39 @@ func checkInvariants(tb testing.TB, s *State, last time.Time) {
 		if err := scratch(s).Apply(a, last); err != nil {
 			tb.Fatalf("seat %d: fallback %+v refused: %v", seat, a, err)
 		}
+	}
+}
+
+// checkCards checks every card exists exactly once, in a hand or the pile, and
+// every hand is sorted.
+func checkCards(tb testing.TB, s *State) {
+	tb.Helper()
+	seen := make([]int, 52*s.opts.Decks())
+	for seat, h := range s.hands {
+		if !slices.IsSortedFunc(h, func(a, b Card) int { return order(a) - order(b) }) {
+			tb.Fatalf("seat %d's hand is not sorted: %v", seat, h)
+		}
+		for _, c := range h {
+			if int(c) >= len(seen) {
+				tb.Fatalf("seat %d holds %d, not a card of this game", seat, c)
+			}
+			seen[c]++
+		}
+	}
+	for _, c := range s.pile {
+		if int(c) >= len(seen) {
+			tb.Fatalf("the pile holds %d, not a card of this game", c)
+		}
+		seen[c]++
+	}
+	for c, k := range seen {
+		if k != 1 {
+			tb.Fatalf("card %v is in play %d times, want 1", Card(c), k)
+		}
+	}
+	// A play not turned up is still on top of the pile.
+	if l := s.last; l != nil && !l.Shown && !slices.Equal(s.pile[max(0, len(s.pile)-len(l.cards)):], l.cards) {
+		tb.Fatalf("the last play %v is not on top of the pile %v", l.cards, s.pile)
 	}
 }
 

@@ -242,7 +242,9 @@ func (s *State) Clone() *State {
 	c.tally = s.tally.clone()
 	c.sneaks = slices.Clone(s.sneaks)
 	c.result = slices.Clone(s.result)
-	c.log = slices.Clone(s.log)
+	// Room for a few more lines, so a move tried on the copy does not copy
+	// the whole log again.
+	c.log = append(make([]Event, 0, len(s.log)+8), s.log...)
 	return &c
 }
 

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+func BenchmarkGame(b *testing.B) {
+	for _, seats := range []int{4, 10} {
+		b.Run(fmt.Sprintf("seats=%d", seats), func(b *testing.B) {
+			plays, seed := 0, uint64(0)
+			for b.Loop() {
+				seed++
+				d := newDriver(b, Standard(seats), seed)
+				d.play(b, nil)
+				plays += d.s.plays
+			}
+			b.ReportMetric(float64(plays)/float64(b.N), "plays/game")
+		})
+	}
+}
+
+// midGame is a four-seat game some twenty plays in, with seat s.Turn() to
+// play.
+func midGame(b *testing.B) *State {
+	b.Helper()
+	for seed := uint64(1); ; seed++ {
+		d := newDriver(b, Standard(4), seed)
+		for d.step(b) {
+			if d.s.phase == PhasePlay && d.s.plays >= 20 {
+				return d.s
+			}
+		}
+	}
+}
+
+// benchApply measures one Apply of the move made on a fresh copy of s.
+func benchApply(b *testing.B, s *State, a Action) {
+	const pool = 1024
+	copies := make([]*State, pool)
+	now := s.log[len(s.log)-1].At
+	i := 0
+	for b.Loop() {
+		if i%pool == 0 {
+			b.StopTimer()
+			for j := range copies {
+				copies[j] = s.Clone()
+			}
+			b.StartTimer()
+		}
+		if err := copies[i%pool].Apply(a, now); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
+
+func BenchmarkApply(b *testing.B) {
+	s := midGame(b)
+	hand := s.hands[s.turn]
+	play := Action{Kind: ActPlay, Seat: s.turn, No: s.plays, Cards: hand[:min(2, len(hand))]}
+	b.Run("play", func(b *testing.B) { benchApply(b, s, play) })
+	called := s.Clone()
+	if err := called.Apply(play, called.log[len(called.log)-1].At); err != nil {
+		b.Fatal(err)
+	}
+	caller := (s.turn + 1) % s.n
+	b.Run("call", func(b *testing.B) {
+		benchApply(b, called, Action{Kind: ActCall, Seat: caller, No: called.plays})
+	})
+	b.Run("pass", func(b *testing.B) {
+		benchApply(b, called, Action{Kind: ActPass, Seat: caller, No: called.plays})
+	})
+}
+
+func BenchmarkView(b *testing.B) {
+	s := midGame(b)
+	hand := s.hands[s.turn]
+	if err := s.Apply(Action{Kind: ActPlay, Seat: s.turn, No: s.plays, Cards: hand[:1]}, s.log[len(s.log)-1].At); err != nil {
+		b.Fatal(err)
+	}
+	seat := (s.turn + 1) % s.n
+	b.Run("view", func(b *testing.B) {
+		for b.Loop() {
+			_ = s.View(seat)
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(s.View(seat)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
