@@ -60,7 +60,10 @@ func TestRefusals(t *testing.T) {
 	two := Standard(7)
 	off, one := Standard(4), Standard(4)
 	off.Sneak, one.Sneak = 0, 1
+	perCard2 := Standard(4)
+	perCard2.Penalty = Penalty{Cards: 1, PerCard: true}
 	c := func(codes string) []Card { return cards(t, codes) }
+	playSneak2 := step{a: Action{Kind: ActPlay, Seat: 0, Cards: c("AS 5D 7C"), Claim: 1}, ms: 1000}
 	tests := []struct {
 		name   string
 		opts   Options
@@ -115,6 +118,7 @@ func TestRefusals(t *testing.T) {
 		{name: "give by someone else", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 2, No: 1, Cards: c("KH")}, ms: 6500, want: "Only the caller hands cards over.", code: CodeNotYourTurn},
 		{name: "give two", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("JD QC")}, ms: 6500, want: "Hand over 1 card.", code: CodeIllegal},
 		{name: "give none", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1}, ms: 6500, want: "Hand over 1 card.", code: CodeIllegal},
+		{name: "give the same card twice", opts: perCard2, before: []step{playSneak2, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("JD JD")}, ms: 6500, want: "That card isn't in your hand.", code: CodeIllegal},
 		{name: "give a card not held", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("AC")}, ms: 6500, want: "That card isn't in your hand.", code: CodeIllegal},
 		{name: "give with a stale number", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 0, Cards: c("JD")}, ms: 6500, want: "Too late: that play was already settled.", code: CodeStale},
 		{name: "repeated give", before: []step{playSneak, call1, toGive, giveJack}, a: giveJack.a, ms: 7500, want: "You've handed that over already.", code: CodeStale},

@@ -19,8 +19,10 @@ type View struct {
 	Phase   Phase   `json:"phase"`
 	// Turn is the seat that plays now (or next, while a play is settled).
 	Turn int `json:"turn"`
-	// RankIndex counts the ranks called so far (see RankAt); Rank is the
-	// rank the current or next play claims.
+	// RankIndex is the rank index (see RankAt) of the play being made or,
+	// while a play is on the table, of that play; it counts the plays settled
+	// before it. Rank is the rank the current play claims in the play phase,
+	// and the next play's rank while one is being settled.
 	RankIndex int  `json:"rank_index"`
 	Rank      Rank `json:"rank"`
 	// Plays is the number of the last play: the No an action carries.
