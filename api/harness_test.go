@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -36,6 +37,9 @@ type world struct {
 type worldOptions struct {
 	perAddress, perToken api.Rate
 	now                  func() time.Time
+	// smallBuffers shrinks each connection's send buffer on the server's
+	// side, so a client that doesn't read backs it up quickly.
+	smallBuffers bool
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -63,7 +67,11 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if o.perToken == (api.Rate{}) {
 		o.perToken = api.Rate{PerSecond: 1e6, Burst: 1e6}
 	}
-	w.srv = httptest.NewServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now}))
+	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now}))
+	if o.smallBuffers {
+		w.srv.Listener = smallBufferListener{w.srv.Listener}
+	}
+	w.srv.Start()
 	hubDone := make(chan struct{})
 	go func() {
 		defer close(hubDone)
@@ -209,4 +217,24 @@ func jsonBody(v any) string {
 	var b bytes.Buffer
 	_ = json.NewEncoder(&b).Encode(v)
 	return b.String()
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// smallBufferListener shrinks the send buffer of every accepted connection.
+type smallBufferListener struct{ net.Listener }
+
+func (l smallBufferListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(2048)
+	}
+	return c, err
 }

@@ -1,0 +1,135 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bullshit/api"
+)
+
+// clock is a limiter clock the test moves by hand.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+func TestRateLimits(t *testing.T) {
+	clk := &clock{now: time.Unix(1e9, 0)}
+	w := newWorld(t, worldOptions{
+		perAddress: api.Rate{PerSecond: 1, Burst: 8},
+		perToken:   api.Rate{PerSecond: 0.5, Burst: 2},
+		now:        clk.Now,
+	})
+	ctx := context.Background()
+	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "/api/v1/games/" + host.Game.ID + "/seats"
+	tests := []struct {
+		name       string
+		advance    time.Duration
+		token      string
+		limited    bool
+		retryAfter string
+	}{
+		// The create took one of the address's 8; a token's 2 go first.
+		{"token 1", 0, host.Token, false, ""},
+		{"token 2", 0, host.Token, false, ""},
+		{"token held back", 0, host.Token, true, "2"},
+		{"no token, same address", 0, "", false, ""},
+		{"address 5", 0, "", false, ""},
+		{"address 6", 0, "", false, ""},
+		{"address 7", 0, "", false, ""},
+		{"address held back", 0, "", true, "1"},
+		{"address refilled", time.Second, "", false, ""},
+		{"token refilled", 2 * time.Second, host.Token, false, ""},
+	}
+	// Requests with the token start the game, then are refused as a start
+	// of a live game: what matters here is whether they get that far.
+	for _, tt := range tests {
+		clk.advance(tt.advance)
+		method := "GET"
+		p := path
+		if tt.token != "" {
+			method, p = "POST", "/api/v1/games/"+host.Game.ID+"/start"
+		}
+		a := w.do(method, p, tt.token, "")
+		if tt.limited {
+			if a.status != 429 || a.problem().Code != "rate_limited" || a.header.Get("Retry-After") != tt.retryAfter {
+				t.Errorf("%s: %d %s Retry-After %q, want 429 rate_limited Retry-After %q", tt.name, a.status, a.body, a.header.Get("Retry-After"), tt.retryAfter)
+			}
+			continue
+		}
+		if a.status == 429 {
+			t.Errorf("%s: refused as too fast, want it through", tt.name)
+		}
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	w := newWorld(t, worldOptions{})
+	ctx := context.Background()
+	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.client(host.Token).Start(ctx, host.Game.ID); err != nil {
+		t.Fatal(err)
+	}
+	pad := strings.Repeat(" ", api.MaxBody)
+	tests := []struct {
+		name, path, body string
+		status           int
+	}{
+		{"create", "/api/v1/games", `{"seats":3,"name":"Al"}` + pad, http.StatusRequestEntityTooLarge},
+		{"join", "/api/v1/games/" + host.Game.ID + "/join", `{"name":"Al"}` + pad, http.StatusRequestEntityTooLarge},
+		{"play", "/api/v1/games/" + host.Game.ID + "/play", `{"no":0,"cards":["AS"]}` + pad, http.StatusRequestEntityTooLarge},
+		{"just under", "/api/v1/games", `{"seats":3,"name":"Al"}` + pad[:api.MaxBody-len(`{"seats":3,"name":"Al"}`)], http.StatusCreated},
+	}
+	for _, tt := range tests {
+		a := w.do("POST", tt.path, host.Token, tt.body)
+		if a.status != tt.status {
+			t.Errorf("%s with a %d-byte body: %d %s, want %d", tt.name, len(tt.body), a.status, a.body, tt.status)
+		}
+	}
+	// A body sent without a length is cut off at the limit too.
+	req, err := http.NewRequest("POST", w.srv.URL+"/api/v1/games", &endless{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := w.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("an endless body: %d, want 413", resp.StatusCode)
+	}
+}
+
+// endless is a request body that never ends.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
