@@ -25,8 +25,9 @@ func fuzzGame(t *testing.T, data []byte) {
 	if len(data) < 4 {
 		return
 	}
-	// A game is a few hundred moves at most: longer inputs add nothing.
-	data = data[:min(len(data), 4096)]
+	// A hundred and more moves reach deep into a game; longer inputs add
+	// little and slow the fuzzer down.
+	data = data[:min(len(data), 1024)]
 	opts := Standard(MinSeats + int(data[0])%(MaxSeats-MinSeats+1))
 	opts.Sneak = int(data[1]) % (MaxSneakLimit + 1)
 	opts.Window = Windows[int(data[2])%len(Windows)]
