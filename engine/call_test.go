@@ -75,9 +75,9 @@ func TestWindow(t *testing.T) {
 		// wantTurn is the seat on turn once the play stood, at wantAt.
 		wantAt int
 	}{
-		{"closes itself at the deadline", []step{playTrue, {ms: 6999, tick: true}, toClose}, 7000},
+		{"closes itself at the deadline", []step{playTrue, {ms: windowEnd - 1, tick: true}, toClose}, windowEnd},
 		{"closes when everyone lets it go", []step{playTrue, pass1, pass2, pass3}, 2200},
-		{"a late tick settles it at the deadline", []step{playTrue, {ms: 60_000, tick: true}}, 7000},
+		{"a late tick settles it at the deadline", []step{playTrue, {ms: 60_000, tick: true}}, windowEnd},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,7 +104,7 @@ func TestTickBeforeTheDeadlineDoesNothing(t *testing.T) {
 	}
 	mustApply(t, s, playTrue.a, at(1000))
 	want := s.Clone()
-	for _, ms := range []int{0, 1000, 6999} {
+	for _, ms := range []int{0, 1000, windowEnd - 1} {
 		if s.Tick(at(ms)) {
 			t.Errorf("Tick(%d ms): got a change, want none", ms)
 		}
@@ -183,10 +183,10 @@ func TestShowdown(t *testing.T) {
 				t.Errorf("got tally %+v, want %+v", s.tally, wantTally)
 			}
 			// The reveal takes its four beats, then the hand-over or the next play.
-			if !s.Deadline().Equal(at(6200)) {
-				t.Errorf("got the reveal ending at %v, want %v", s.Deadline(), at(6200))
+			if !s.Deadline().Equal(at(revealEnd)) {
+				t.Errorf("got the reveal ending at %v, want %v", s.Deadline(), at(revealEnd))
 			}
-			s.Tick(at(6200))
+			s.Tick(at(revealEnd))
 			wantPhase := PhasePlay
 			if tt.owed > 0 {
 				wantPhase = PhaseGive
@@ -223,10 +223,10 @@ func TestHandOver(t *testing.T) {
 		want []Card
 		at   int
 	}{
-		{"the caller's choice", cards(t, "QC"), cards(t, "QC"), 7000},
+		{"the caller's choice", cards(t, "QC"), cards(t, "QC"), inGive},
 		// Seat 1 plays 2s next, then 6s, 10s, aces, 5s, 9s, kings, 4s,
 		// 8s, queens, 3s, 7s and jacks last: the jack is least useful.
-		{"the least useful on timeout", nil, cards(t, "JD"), 18200},
+		{"the least useful on timeout", nil, cards(t, "JD"), giveEnd},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -241,8 +241,8 @@ func TestHandOver(t *testing.T) {
 			if got, want := s.Deciding(), []Decider{{1, ThinkGive}}; !slices.Equal(got, want) {
 				t.Errorf("got deciding %v, want %v", got, want)
 			}
-			if !s.Deadline().Equal(at(6200).Add(GiveTime)) {
-				t.Errorf("got deadline %v, want %v", s.Deadline(), at(6200).Add(GiveTime))
+			if !s.Deadline().Equal(at(revealEnd).Add(GiveTime)) {
+				t.Errorf("got deadline %v, want %v", s.Deadline(), at(revealEnd).Add(GiveTime))
 			}
 			caller, sneaker := len(s.hands[1]), len(s.hands[0])
 			if tt.give != nil {
@@ -313,7 +313,7 @@ func TestPenalty(t *testing.T) {
 			if got := s.View(1).Reveal.Given; got != tt.want {
 				t.Errorf("got %d handed over, want %d", got, tt.want)
 			}
-			s.Tick(at(6200))
+			s.Tick(at(revealEnd))
 			if tt.want == 0 {
 				if s.Phase() != PhasePlay {
 					t.Errorf("got phase %v, want play (nothing to hand over)", s.Phase())
@@ -324,7 +324,7 @@ func TestPenalty(t *testing.T) {
 				t.Fatalf("got phase %v, want a hand-over of %d", s.Phase(), tt.want)
 			}
 			before := len(s.hands[1])
-			s.Tick(at(6200).Add(GiveTime))
+			s.Tick(at(revealEnd).Add(GiveTime))
 			if got := len(s.hands[1]); got != before-tt.want || got < 1 {
 				t.Errorf("caller holds %d, want %d (and at least one)", got, before-tt.want)
 			}
@@ -387,11 +387,15 @@ func TestThinkTime(t *testing.T) {
 	if ThinkTime(Listen0, Brisk) >= ThinkTime(Listen3, Brisk) {
 		t.Errorf("Listen0 is not quicker than Listen3")
 	}
+	// The reveal is four beats, short beside the seven seconds a play takes.
 	var total time.Duration
-	for _, d := range RevealBeats {
-		total += d
+	for _, c := range []Cue{CueShout, CueFlip, CueVerdict, CueTake} {
+		if RevealBeats[c] <= 0 {
+			t.Errorf("beat %v lasts %v, want some time", c, RevealBeats[c])
+		}
+		total += RevealBeats[c]
 	}
-	if total != 4200*time.Millisecond {
-		t.Errorf("got a reveal of %v, want 4.2s", total)
+	if len(RevealBeats) != 4 || total >= 7*time.Second {
+		t.Errorf("got %d beats lasting %v, want 4 in well under 7s", len(RevealBeats), total)
 	}
 }
