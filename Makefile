@@ -35,3 +35,10 @@ fuzz:
 report:
 	$(GO) run ./cmd/bullshit sim -games 800 -knob-games 600 -doc docs/bullshit.md -charts docs/bullshit
 	$(GO) run ./cmd/bullshit anchors -games 1000 -doc docs/bullshit.md
+
+# Runs all-bot tables through the live runtime with the real SQLite store and
+# clock, and prints actions a second, lateness, memory and publish latency.
+TABLES ?= 1000
+DURATION ?= 60s
+loadtest:
+	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION)

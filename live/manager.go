@@ -83,7 +83,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	}
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	if bs, ok := st.(batchStore); ok {
-		m.writer = &writer{st: bs, one: st.AppendAction, reqs: make(chan writeReq)}
+		m.writer = &writer{st: bs, clock: m.clock, timed: &m.stats.commits, one: st.AppendAction, reqs: make(chan writeReq)}
 		m.all.Go(m.writer.run)
 	}
 	// The writer stops once the tables, its only users, have stopped.
@@ -137,7 +137,7 @@ func (m *Manager) appendAction(ctx context.Context, a store.Action) error {
 func (m *Manager) table(id string) (*table, error) {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if m.closed {
+	if m.closed || m.ctx.Err() != nil {
 		return nil, errClosed
 	}
 	return m.running[id], nil
@@ -231,7 +231,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 func (m *Manager) ensureOpen() error {
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	if m.closed {
+	if m.closed || m.ctx.Err() != nil {
 		return errClosed
 	}
 	return nil

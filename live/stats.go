@@ -20,6 +20,10 @@ type Stats struct {
 	// Publish is the time from an action being accepted and stored (or a
 	// deadline settled) to the Publisher being called with the new views.
 	Publish Latency
+	// Commits is how long each group commit of actions took, and Batch the
+	// mean number of actions in one.
+	Commits Latency
+	Batch   float64
 }
 
 // Latency summarises a distribution of durations. Quantiles are accurate to
@@ -96,6 +100,7 @@ type stats struct {
 	deadlines histogram
 	bots      histogram
 	publish   histogram
+	commits   histogram
 }
 
 func (s *stats) stored() {
@@ -109,10 +114,15 @@ func (m *Manager) Stats() Stats {
 	m.stats.mu.Lock()
 	n := m.stats.actions
 	m.stats.mu.Unlock()
-	return Stats{
+	s := Stats{
 		Actions:   n,
 		Deadlines: m.stats.deadlines.latency(),
 		Bots:      m.stats.bots.latency(),
 		Publish:   m.stats.publish.latency(),
+		Commits:   m.stats.commits.latency(),
 	}
+	if s.Commits.Count > 0 {
+		s.Batch = float64(n) / float64(s.Commits.Count)
+	}
+	return s
 }

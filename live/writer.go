@@ -25,7 +25,9 @@ type writeReq struct {
 // Each action is still stored before its table goes on. Under light load a
 // batch is one action, so nothing waits for a batch to fill.
 type writer struct {
-	st   batchStore
+	st    batchStore
+	clock Clock
+	timed *histogram
 	one  func(ctx context.Context, a store.Action) error
 	reqs chan writeReq
 }
@@ -56,13 +58,17 @@ func (w *writer) run() {
 				break fill
 			}
 		}
+		began := w.clock.Now()
 		if len(batch) == 1 {
 			first.done <- w.one(first.ctx, first.a)
+			w.timed.record(w.clock.Now().Sub(began))
 			continue
 		}
 		// The batch's context: the first's. Every request's is the same
 		// kind (bounded, not cancelled by shutdown).
-		if err := w.st.AppendActions(first.ctx, actions); err != nil {
+		err := w.st.AppendActions(first.ctx, actions)
+		w.timed.record(w.clock.Now().Sub(began))
+		if err != nil {
 			// One bad action must not fail the others: write each alone.
 			for _, r := range batch {
 				r.done <- w.one(r.ctx, r.a)

@@ -1,0 +1,208 @@
+// Command loadtest runs many all-bot tables at once through the live
+// runtime, with the real SQLite store in a temporary folder and the real
+// clock, and reports how the runtime keeps up: actions per second, how late
+// deadlines and bot moves happen, memory per table, and how soon views
+// reach the Publisher.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/store"
+)
+
+func main() {
+	tables := flag.Int("tables", 1000, "tables playing at once")
+	duration := flag.Duration("duration", 60*time.Second, "how long to run")
+	seats := flag.Int("seats", 4, "seats at each table (3 to 10)")
+	window := flag.Duration("window", 4*time.Second, "the call window")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *tables, *seats, *window, *duration); err != nil {
+		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		os.Exit(1)
+	}
+}
+
+// counter is a Publisher that counts, and tells the driver which games
+// closed so it can start others in their place. It never blocks.
+type counter struct {
+	views  atomic.Int64
+	mu     sync.Mutex
+	closed []string
+	kick   chan struct{}
+}
+
+func (c *counter) Publish(string, int, engine.View) { c.views.Add(1) }
+
+func (c *counter) Close(game string) {
+	c.mu.Lock()
+	c.closed = append(c.closed, game)
+	c.mu.Unlock()
+	select {
+	case c.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (c *counter) take() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := len(c.closed)
+	c.closed = c.closed[:0]
+	return n
+}
+
+func run(ctx context.Context, tables, seats int, window, duration time.Duration) error {
+	dir, err := os.MkdirTemp("", "bullshit-loadtest-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	st, err := store.Open(ctx, filepath.Join(dir, "games.db"))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cpu0 := cpuTime()
+
+	pub := &counter{kick: make(chan struct{}, 1)}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m, err := live.New(mctx, live.Config{Store: st, Publisher: pub, Logger: logger})
+	if err != nil {
+		return err
+	}
+	opts := engine.Standard(seats)
+	opts.Window = window
+	start := func(ctx context.Context) error {
+		req := live.CreateRequest{Options: opts, HostName: "Load"}
+		for range seats - 1 {
+			req.Bots = append(req.Bots, live.BotSpec{Level: "medium", Style: "cautious"})
+		}
+		j, err := m.Create(ctx, req)
+		if err != nil {
+			return err
+		}
+		if err := m.Start(ctx, j.Game.ID, 0); err != nil {
+			return err
+		}
+		return m.HandToBot(ctx, j.Game.ID, 0, 0)
+	}
+
+	fmt.Printf("starting %d tables of %d bots (brisk, %v window)...\n", tables, seats, window)
+	began := time.Now()
+	if err := startMany(mctx, tables, start); err != nil {
+		return err
+	}
+	fmt.Printf("started in %v; running for %v\n", time.Since(began).Round(time.Millisecond), duration)
+
+	// Keep the number of tables up: a finished game is replaced.
+	finished := 0
+	deadline := time.After(duration)
+	tick := time.NewTicker(10 * time.Second)
+	defer tick.Stop()
+loop:
+	for {
+		select {
+		case <-ctx.Done():
+			break loop
+		case <-deadline:
+			break loop
+		case <-tick.C:
+			s := m.Stats()
+			fmt.Printf("  %5.0fs  %8d actions  deadlines p99 %-8v bots p99 %-8v  %d games finished\n",
+				time.Since(began).Seconds(), s.Actions, s.Deadlines.P99, s.Bots.P99, finished)
+		case <-pub.kick:
+			n := pub.take()
+			finished += n
+			if err := startMany(mctx, n, start); err != nil {
+				return err
+			}
+		}
+	}
+	elapsed := time.Since(began)
+	cpu := cpuTime() - cpu0
+	s := m.Stats()
+
+	runtime.GC()
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	goroutines := runtime.NumGoroutine()
+
+	closeCtx, done := context.WithTimeout(context.Background(), 30*time.Second)
+	defer done()
+	if err := m.Close(closeCtx); err != nil {
+		return err
+	}
+
+	fmt.Printf("\n%d tables of %d seats for %v (%d games finished, %d goroutines)\n", tables, seats, elapsed.Round(time.Second), finished, goroutines)
+	fmt.Printf("actions stored:      %d (%.0f a second)\n", s.Actions, float64(s.Actions)/elapsed.Seconds())
+	fmt.Printf("views published:     %d\n", pub.views.Load())
+	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
+	fmt.Printf("CPU:                 %.2f of 2 cores\n", cpu.Seconds()/elapsed.Seconds())
+	fmt.Printf("heap per table:      %.1f KiB\n", float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(tables)/1024)
+	fmt.Printf("%-20s %10s %10s %10s %10s\n", "lateness", "count", "p50", "p99", "max")
+	for _, row := range []struct {
+		name string
+		l    live.Latency
+	}{
+		{"deadlines", s.Deadlines},
+		{"bot moves", s.Bots},
+		{"action to publish", s.Publish},
+		{"group commit", s.Commits},
+	} {
+		fmt.Printf("%-20s %10d %10v %10v %10v\n", row.name, row.l.Count, row.l.P50, row.l.P99, row.l.Max)
+	}
+	return nil
+}
+
+// startMany starts n tables from a few goroutines at once, as many people
+// would.
+func startMany(ctx context.Context, n int, start func(context.Context) error) error {
+	const workers = 8
+	var next atomic.Int64
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for next.Add(1) <= int64(n) {
+				if err := start(ctx); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// cpuTime is the CPU time the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
