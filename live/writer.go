@@ -28,8 +28,8 @@ type writer struct {
 	st    batchStore
 	clock Clock
 	timed *histogram
-	one  func(ctx context.Context, a store.Action) error
-	reqs chan writeReq
+	one   func(ctx context.Context, a store.Action) error
+	reqs  chan writeReq
 }
 
 // append stores a and returns once it is stored (or failed).
