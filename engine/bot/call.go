@@ -13,16 +13,15 @@ import (
 const (
 	// easyWant is how badly an easy bot wants a one-card claim called, and
 	// easyStep how much more for each card claimed beyond one.
-	easyWant, easyStep = 0.45, 0.08
+	easyWant, easyStep = 0.35, 0.08
 	// mediumLie is a medium bot's guess at the chance of a lie, and
 	// mediumHeld how much each of its own cards of the rank adds to it.
-	mediumLie, mediumHeld = 0.45, 0.12
+	mediumLie, mediumHeld = 0.36, 0.12
 	// mediumSharp is how steeply a medium bot's wish rises past its bar.
-	mediumSharp = 3
-	// pileStep raises the bar for each card in the pile beyond the first.
-	pileStep = 0.04
-	// closeStep lowers the bar for each card the claimant holds under four,
-	// mineStep raises it for each card the bot itself holds under four.
+	mediumSharp = 1.5
+	// closeStep lowers a medium bot's bar for each card the claimant holds
+	// under four; mineStep raises a bot's bar (or, for a hard bot, the cost
+	// of a wrong call) for each card it holds itself under four.
 	closeStep, mineStep = 0.08, 0.05
 )
 
@@ -90,20 +89,20 @@ func (b *Bot) hunch(v engine.View) float64 {
 
 // guess is a medium bot's wish to call, the way a casual player judges it:
 // a rough chance of a lie that rises with its own cards of the rank, against
-// a bar set by its style, the pile and how close the claimant is to going
-// out. It does not weigh that a liar it catches helps every other player as
-// much as it helps itself, so it calls more than pays.
+// a bar set by its style and by how close the claimant and the bot are to
+// going out. It weighs neither the pile it would take if wrong nor that a
+// liar it catches helps every other player as much as it helps itself.
 func (b *Bot) guess(v engine.View) float64 {
 	p := mediumLie + mediumHeld*float64(heldOf(v.Hand, v.Last.Rank))
 	return clamp(mediumSharp * (b.params.Weight*p - b.bar(v)))
 }
 
 // bar is how likely a lie must be before a medium bot calls: its style's
-// floor, raised by the pile it would take if wrong, lowered when the
-// claimant is close to going out (catching them matters most then) and
-// raised when the bot is itself close (a pile would cost it the game).
+// floor, lowered when the claimant is close to going out (catching them
+// matters most then) and raised when the bot is itself close (a pile would
+// cost it the game).
 func (b *Bot) bar(v engine.View) float64 {
-	bar := float64(b.params.Floor) + pileStep*float64(mid(v.Pile)-1)
+	bar := float64(b.params.Floor)
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
 		bar -= closeStep * float64(4-left)
 	}

@@ -99,7 +99,7 @@ var (
 		Bold:      {Sneak: 0.45, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.3, Reckless: 0.05},
 		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.22},
 		Honest:    plain,
-		Careful:   with(plain, func(p *Params) { p.Sneak, p.Most = 0.6, 2 }),
+		Careful:   with(plain, func(p *Params) { p.Sneak, p.Most = 1, 2 }),
 		Sometimes: with(plain, func(p *Params) { p.Sneak, p.Most, p.Reckless = 0.3, 1, 1 }),
 		Always:    with(plain, func(p *Params) { p.Sneak, p.Most, p.Reckless = 1, 3, 1 }),
 	}

@@ -103,11 +103,15 @@ type plan struct {
 	cells [][2]int // each cell's first game and end
 }
 
+// add appends a cell of n games. Game i of every cell has the same seed (the
+// same deal and the same bots' choices where nothing else differs), so the
+// cells of a table differ only in what the table varies: a sneak limit of 0,
+// for one, plays the very same games whatever the penalty.
 func (p *plan) add(cfg Config, n int, game func(i int, rng *rand.Rand) Game) [2]int {
 	id := uint64(len(p.cells))
 	start := len(p.games)
 	for i := range n {
-		seed := mix(mix(cfg.Seed, id+1), uint64(i))
+		seed := mix(cfg.Seed, uint64(i)+1)
 		g := game(i, rand.New(rand.NewPCG(seed, id)))
 		g.Seed = seed
 		p.games = append(p.games, g)
