@@ -13,7 +13,7 @@ func gamesPerSize() int {
 	if testing.Short() || raceEnabled {
 		return 40
 	}
-	return 250
+	return 375
 }
 
 func TestRandomGamesKeepInvariants(t *testing.T) {
