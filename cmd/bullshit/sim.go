@@ -68,12 +68,7 @@ func runSim(ctx context.Context, args []string) error {
 	if err := output(f.doc, "sim", r.Markdown(prefix)); err != nil {
 		return err
 	}
-	games := 0
-	for range r.Length {
-		games += r.Config.Games
-	}
-	games += len(r.Sneak)*2*r.Config.Games + len(r.Knobs)*4*r.Config.KnobGames
-	fmt.Fprintf(os.Stderr, "sim: %d games in %s\n", games, elapsed.Round(time.Millisecond))
+	fmt.Fprintf(os.Stderr, "sim: %d games in %s\n", r.Games(), elapsed.Round(time.Millisecond))
 	return nil
 }
 

@@ -26,7 +26,9 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 	// needs soonest are the ones to keep.
 	next := v.RankIndex + len(v.Seats)
 	if len(cards) > 0 {
-		if len(cards) < v.MaxClaim && len(rest) > 0 && chance(rng, b.params.Pad) {
+		// Padding never spends the last card: a play that empties a hand is
+		// always called.
+		if len(cards) < v.MaxClaim && len(rest) > 1 && chance(rng, b.params.Pad) {
 			cards = append(cards, b.spare(rest, next, len(v.Seats), 1, rng)...)
 			rest = without(rest, cards)
 		}

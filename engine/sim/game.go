@@ -68,14 +68,18 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 	out := Outcome{Leader: -1, Winner: -1, Sneaks: make([]int, n), Caught: make([]int, n)}
 	pace := g.Options.Pace
 	now := epoch
+	// settle moves the clock to the next deadline and settles it.
+	settle := func() {
+		now = s.Deadline()
+		s.Tick(now)
+		if each != nil {
+			each(s)
+		}
+	}
 	for !s.Over() {
 		ds := s.Deciding()
 		if len(ds) == 0 {
-			now = s.Deadline()
-			s.Tick(now)
-			if each != nil {
-				each(s)
-			}
+			settle()
 			continue
 		}
 		// The one who would act first (every listener has its own speed).
@@ -85,11 +89,7 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		d := ds[0]
 		at := now.Add(engine.ThinkTime(d.Think, pace))
 		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
-			now = dl
-			s.Tick(now)
-			if each != nil {
-				each(s)
-			}
+			settle()
 			continue
 		}
 		v := s.View(d.Seat)

@@ -87,8 +87,10 @@ func PenaltyName(p engine.Penalty) string {
 	switch {
 	case p.Cards == 0:
 		return "none"
+	case p.PerCard && p.Cards == 1:
+		return "a card per card sneaked"
 	case p.PerCard:
-		return fmt.Sprintf("%d a card sneaked", p.Cards)
+		return fmt.Sprintf("%d cards per card sneaked", p.Cards)
 	case p.Cards == 1:
 		return "one card"
 	}
@@ -121,7 +123,7 @@ func (p *plan) add(cfg Config, n int, game func(i int, rng *rand.Rand) Game) [2]
 	return c
 }
 
-// Run plays the plan; progress gets the games done and the total.
+// run plays the plan; progress gets the games done and the total.
 func (p *plan) run(ctx context.Context, cfg Config, progress func(done, total int)) ([]Outcome, error) {
 	var each func(int)
 	if progress != nil {
@@ -218,6 +220,11 @@ func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*
 		}
 	}
 	return r, nil
+}
+
+// Games is the number of games the report played.
+func (r *Report) Games() int {
+	return r.Config.Games*(len(r.Length)+2*len(r.Sneak)) + 4*r.Config.KnobGames*len(r.Knobs)
 }
 
 func lengthRow(seats int, outs []Outcome) LengthRow {
