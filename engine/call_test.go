@@ -231,7 +231,7 @@ func TestHandOver(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := rulesTable(t, Options{})
-			run(t, s, []step{playSneak, call1, toGive})
+			run(t, s, []step{playSneak, call1, revealOver})
 			if got := s.View(1).Give; got == nil || got.Count != 1 || !slices.Equal(got.Suggested, cards(t, "JD")) {
 				t.Fatalf("caller's view: got give %+v, want one card, the jack suggested", got)
 			}

@@ -20,9 +20,9 @@ func TestGoingOut(t *testing.T) {
 		{"the truth, uncalled", "AS", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS")}, []step{toClose}, true, windowEnd, 0},
 		{"the truth, let go by all", "AS", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS")}, []step{pass1, pass2, pass3}, true, 2200, 0},
 		{"a lie, uncalled", "KS", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "KS")}, []step{toClose}, true, windowEnd, 0},
-		{"the truth, called", "AS", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS")}, []step{call1, toGive}, true, revealEnd, 0},
-		{"a lie, called", "KS", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "KS")}, []step{call1, toGive}, false, 0, 0},
-		{"a sneak, called", "AS 5D", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS 5D"), Claim: 1}, []step{call1, toGive, giveTimes}, false, 0, 1},
+		{"the truth, called", "AS", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS")}, []step{call1, revealOver}, true, revealEnd, 0},
+		{"a lie, called", "KS", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "KS")}, []step{call1, revealOver}, false, 0, 0},
+		{"a sneak, called", "AS 5D", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS 5D"), Claim: 1}, []step{call1, revealOver, giveTimes}, false, 0, 1},
 		{"a sneak, uncalled", "AS 5D", Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS 5D"), Claim: 1}, []step{toClose}, true, windowEnd, 0},
 	}
 	for _, tt := range tests {

@@ -61,15 +61,17 @@ var (
 	// playSneak: seat 0 claims two aces and slips the 5 under them.
 	playSneak = step{a: Action{Kind: ActPlay, Seat: 0, No: 0, Cards: []Card{NewCard(Ace, Spades, 0), NewCard(Ace, Hearts, 0), NewCard(Five, Diamonds, 0)}, Claim: 2}, ms: 1000}
 	// playTrue: seat 0 claims two aces, truly.
-	playTrue  = step{a: Action{Kind: ActPlay, Seat: 0, No: 0, Cards: []Card{NewCard(Ace, Spades, 0), NewCard(Ace, Hearts, 0)}}, ms: 1000}
-	call1     = step{a: Action{Kind: ActCall, Seat: 1, No: 1}, ms: 2000}
-	pass1     = step{a: Action{Kind: ActPass, Seat: 1, No: 1}, ms: 2000}
-	pass2     = step{a: Action{Kind: ActPass, Seat: 2, No: 1}, ms: 2100}
-	pass3     = step{a: Action{Kind: ActPass, Seat: 3, No: 1}, ms: 2200}
-	toGive    = step{ms: revealEnd, tick: true}
-	giveJack  = step{a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: []Card{NewCard(Jack, Diamonds, 0)}}, ms: inGive}
-	giveTimes = step{ms: giveEnd, tick: true}
-	toClose   = step{ms: windowEnd, tick: true}
+	playTrue = step{a: Action{Kind: ActPlay, Seat: 0, No: 0, Cards: []Card{NewCard(Ace, Spades, 0), NewCard(Ace, Hearts, 0)}}, ms: 1000}
+	call1    = step{a: Action{Kind: ActCall, Seat: 1, No: 1}, ms: 2000}
+	pass1    = step{a: Action{Kind: ActPass, Seat: 1, No: 1}, ms: 2000}
+	pass2    = step{a: Action{Kind: ActPass, Seat: 2, No: 1}, ms: 2100}
+	pass3    = step{a: Action{Kind: ActPass, Seat: 3, No: 1}, ms: 2200}
+	// revealOver: the reveal of a call made at 2000 ends; a hand-over, if
+	// one is owed, starts.
+	revealOver = step{ms: revealEnd, tick: true}
+	giveJack   = step{a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: []Card{NewCard(Jack, Diamonds, 0)}}, ms: inGive}
+	giveTimes  = step{ms: giveEnd, tick: true}
+	toClose    = step{ms: windowEnd, tick: true}
 )
 
 func TestRefusals(t *testing.T) {
@@ -120,7 +122,7 @@ func TestRefusals(t *testing.T) {
 		{name: "repeated let go", before: []step{playTrue, pass1}, a: pass1.a, ms: 2500, want: "You let that one go.", code: CodeStale},
 		{name: "second caller", before: []step{playTrue, call1}, a: Action{Kind: ActCall, Seat: 2, No: 1}, ms: 2001, want: "Someone beat you to it.", code: CodeStale},
 		{name: "repeated call", before: []step{playTrue, call1}, a: call1.a, ms: 2001, want: "You've called it.", code: CodeStale},
-		{name: "repeated call in the hand-over", before: []step{playSneak, call1, toGive}, a: call1.a, ms: inGive, want: "You've called it.", code: CodeStale},
+		{name: "repeated call in the hand-over", before: []step{playSneak, call1, revealOver}, a: call1.a, ms: inGive, want: "You've called it.", code: CodeStale},
 		{name: "player calls in the reveal", before: []step{playTrue, call1}, a: Action{Kind: ActCall, Seat: 0, No: 1}, ms: 2500, want: "There's nothing to call right now.", code: CodeNotYourTurn},
 		{name: "let go in the reveal", before: []step{playTrue, call1}, a: Action{Kind: ActPass, Seat: 2, No: 1}, ms: 2500, want: "Too late: that play was already settled.", code: CodeStale},
 		{name: "late shout after the window", before: []step{playTrue, toClose}, a: Action{Kind: ActCall, Seat: 1, No: 1}, ms: windowEnd, want: "Too late: that play was already settled.", code: CodeStale},
@@ -130,16 +132,16 @@ func TestRefusals(t *testing.T) {
 
 		// Handing over.
 		{name: "give in the reveal", before: []step{playSneak, call1}, a: giveJack.a, ms: 2500, want: "There's nothing to hand over now.", code: CodeNotYourTurn},
-		{name: "give after a true call", before: []step{playTrue, call1, toGive}, a: giveJack.a, ms: inGive, want: "There's nothing to hand over now.", code: CodeNotYourTurn},
-		{name: "give by someone else", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 2, No: 1, Cards: c("KH")}, ms: inGive, want: "Only the caller hands cards over.", code: CodeNotYourTurn},
-		{name: "give two", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("JD QC")}, ms: inGive, want: "Hand over 1 card.", code: CodeIllegal},
-		{name: "give none", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1}, ms: inGive, want: "Hand over 1 card.", code: CodeIllegal},
-		{name: "give the same card twice", opts: perCard2, before: []step{playSneak2, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("JD JD")}, ms: inGive, want: "That card isn't in your hand.", code: CodeIllegal},
-		{name: "give a card not held", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("AC")}, ms: inGive, want: "That card isn't in your hand.", code: CodeIllegal},
-		{name: "give with a stale number", before: []step{playSneak, call1, toGive}, a: Action{Kind: ActGive, Seat: 1, No: 0, Cards: c("JD")}, ms: inGive, want: "Too late: that play was already settled.", code: CodeStale},
-		{name: "repeated give", before: []step{playSneak, call1, toGive, giveJack}, a: giveJack.a, ms: inGive + 500, want: "You've handed that over already.", code: CodeStale},
-		{name: "give after the timeout", before: []step{playSneak, call1, toGive, giveTimes}, a: giveJack.a, ms: giveEnd + 300, want: "You've handed that over already.", code: CodeStale},
-		{name: "give sent after the deadline", before: []step{playSneak, call1, toGive}, a: giveJack.a, ms: giveEnd, want: "You've handed that over already.", code: CodeStale},
+		{name: "give after a true call", before: []step{playTrue, call1, revealOver}, a: giveJack.a, ms: inGive, want: "There's nothing to hand over now.", code: CodeNotYourTurn},
+		{name: "give by someone else", before: []step{playSneak, call1, revealOver}, a: Action{Kind: ActGive, Seat: 2, No: 1, Cards: c("KH")}, ms: inGive, want: "Only the caller hands cards over.", code: CodeNotYourTurn},
+		{name: "give two", before: []step{playSneak, call1, revealOver}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("JD QC")}, ms: inGive, want: "Hand over 1 card.", code: CodeIllegal},
+		{name: "give none", before: []step{playSneak, call1, revealOver}, a: Action{Kind: ActGive, Seat: 1, No: 1}, ms: inGive, want: "Hand over 1 card.", code: CodeIllegal},
+		{name: "give the same card twice", opts: perCard2, before: []step{playSneak2, call1, revealOver}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("JD JD")}, ms: inGive, want: "That card isn't in your hand.", code: CodeIllegal},
+		{name: "give a card not held", before: []step{playSneak, call1, revealOver}, a: Action{Kind: ActGive, Seat: 1, No: 1, Cards: c("AC")}, ms: inGive, want: "That card isn't in your hand.", code: CodeIllegal},
+		{name: "give with a stale number", before: []step{playSneak, call1, revealOver}, a: Action{Kind: ActGive, Seat: 1, No: 0, Cards: c("JD")}, ms: inGive, want: "Too late: that play was already settled.", code: CodeStale},
+		{name: "repeated give", before: []step{playSneak, call1, revealOver, giveJack}, a: giveJack.a, ms: inGive + 500, want: "You've handed that over already.", code: CodeStale},
+		{name: "give after the timeout", before: []step{playSneak, call1, revealOver, giveTimes}, a: giveJack.a, ms: giveEnd + 300, want: "You've handed that over already.", code: CodeStale},
+		{name: "give sent after the deadline", before: []step{playSneak, call1, revealOver}, a: giveJack.a, ms: giveEnd, want: "You've handed that over already.", code: CodeStale},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -171,7 +171,7 @@ func TestViewShowsOnlyRoughCounts(t *testing.T) {
 
 func TestLogTellsEachSeatItsOwn(t *testing.T) {
 	s := rulesTable(t, Options{})
-	run(t, s, []step{playSneak, call1, toGive, giveJack})
+	run(t, s, []step{playSneak, call1, revealOver, giveJack})
 	kinds := func(seat int) []EventKind {
 		var ks []EventKind
 		for _, e := range s.Log(seat) {
