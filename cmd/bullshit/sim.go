@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,8 +38,8 @@ func runSim(ctx context.Context, args []string) error {
 	f.register(fs, 800)
 	fs.IntVar(&f.cfg.KnobGames, "knob-games", 600, "games a cell of the knob sweep")
 	charts := fs.String("charts", "", "a directory to write the SVG charts to")
-	if err := fs.Parse(args); err != nil {
-		return err
+	if err := parse(fs, args); err != nil {
+		return ignoreHelp(err)
 	}
 	start := time.Now()
 	r, err := sim.Measure(ctx, f.cfg, progressBar(os.Stderr, "sim"))
@@ -76,8 +77,8 @@ func runAnchors(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("anchors", flag.ContinueOnError)
 	var f simFlags
 	f.register(fs, 1000)
-	if err := fs.Parse(args); err != nil {
-		return err
+	if err := parse(fs, args); err != nil {
+		return ignoreHelp(err)
 	}
 	start := time.Now()
 	rows, err := sim.Anchors(ctx, f.cfg, progressBar(os.Stderr, "anchors"))
@@ -86,6 +87,27 @@ func runAnchors(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "anchors: %d games in %s\n", len(rows)*f.cfg.Games, time.Since(start).Round(time.Millisecond))
 	return output(f.doc, "anchors", sim.AnchorsMarkdown(rows, f.cfg))
+}
+
+// errHelped stops a command after it printed its flags on request.
+var errHelped = errors.New("help printed")
+
+// parse reads the flags. Asking for help returns errHelped, which the
+// commands turn into a clean exit.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		return errHelped
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+func ignoreHelp(err error) error {
+	if errors.Is(err, errHelped) {
+		return nil
+	}
+	return err
 }
 
 // output prints md, or puts it in doc between the lines
