@@ -106,7 +106,9 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 		return nil, m.unsaved(id, err)
 	}
 	if !g.EndedAt.IsZero() {
-		s.Tick(g.EndedAt)
+		// EndedAt is stored to the microsecond, and the deadline that ended
+		// the game may lie up to a microsecond after it.
+		s.Tick(g.EndedAt.Add(time.Microsecond))
 	}
 	return s, nil
 }
