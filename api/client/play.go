@@ -25,6 +25,8 @@ type PlayOptions struct {
 	// something.
 	Poll   time.Duration
 	Logger *slog.Logger
+	// Moved, when set, is told of every move the server accepted.
+	Moved func(a engine.Action)
 }
 
 // Play plays the client's seat with ch until the game is over, and returns
@@ -51,11 +53,11 @@ func (c *Client) Play(ctx context.Context, game string, ch Chooser, o PlayOption
 	views := make(chan engine.View, 1)
 	wg.Go(func() { c.follow(ctx, game, views, o.Logger) })
 
-	v, err := c.View(ctx, game)
+	v, err := c.waitView(ctx, game, o.Poll)
 	if err != nil {
 		return v, err
 	}
-	p := player{c: c, game: game, ch: ch, log: o.Logger, tried: -1}
+	p := player{c: c, game: game, ch: ch, log: o.Logger, moved: o.Moved, tried: -1}
 	poll := time.NewTicker(o.Poll)
 	defer poll.Stop()
 	wake := time.NewTimer(time.Hour)
@@ -95,6 +97,20 @@ func (c *Client) Play(ctx context.Context, game string, ch Chooser, o PlayOption
 	return v, nil
 }
 
+// waitView reads the seat's view, waiting while the game hasn't started or
+// the server can't be reached.
+func (c *Client) waitView(ctx context.Context, game string, poll time.Duration) (engine.View, error) {
+	for {
+		v, err := c.View(ctx, game)
+		if err == nil || fatal(err) {
+			return v, err
+		}
+		if err := sleep(ctx, poll); err != nil {
+			return v, err
+		}
+	}
+}
+
 func newer(v, nv engine.View) engine.View {
 	if nv.Version >= v.Version {
 		return nv
@@ -122,7 +138,14 @@ type player struct {
 	game  string
 	ch    Chooser
 	log   *slog.Logger
+	moved func(engine.Action)
 	tried int // the version of the last view a move was refused from
+}
+
+func (p *player) accepted(a engine.Action) {
+	if p.moved != nil {
+		p.moved(a)
+	}
 }
 
 // move chooses and makes a move from v, falling back to the always-legal
@@ -136,12 +159,14 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 	a.Seat = v.Seat
 	nv, err := p.c.Act(ctx, p.game, a)
 	if err == nil {
+		p.accepted(a)
 		return nv, nil
 	}
 	p.log.Debug("move refused", "kind", a.Kind, "no", a.No, "err", err)
 	if code := Code(err); code == "illegal" || code == "not_your_turn" {
 		if fb, ok := v.Fallback(); ok {
 			if nv, err2 := p.c.Act(ctx, p.game, fb); err2 == nil {
+				p.accepted(fb)
 				return nv, nil
 			}
 		}

@@ -32,8 +32,12 @@ func serve(ctx context.Context, args []string) error {
 	data := fs.String("data", "data", "the folder for the SQLite database, created if missing")
 	db := fs.String("db", os.Getenv("BULLSHIT_DB"), "a PostgreSQL URL to use instead of SQLite (default $BULLSHIT_DB)")
 	debug := fs.Bool("debug", false, "log debug lines too")
+	speed := fs.Float64("speed", 1, "run the tables' clocks this many times faster than real time (for tests and demos)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *speed < 1 || *speed > 100 {
+		return errors.New("--speed is 1 to 100")
 	}
 	level := slog.LevelInfo
 	if *debug {
@@ -60,7 +64,12 @@ func serve(ctx context.Context, args []string) error {
 	hub := api.NewHub(api.HubConfig{Logger: logger})
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
-	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Logger: logger})
+	var clock live.Clock = live.RealClock{}
+	if *speed != 1 {
+		clock = scaledClock{speed: *speed}
+		logger.Warn("the tables' clocks run fast", "speed", *speed)
+	}
+	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("starting the tables: %w", err)
 	}
@@ -107,3 +116,28 @@ func serve(ctx context.Context, args []string) error {
 	logger.Info("stopped")
 	return err
 }
+
+// scaledClock runs speed times faster than the wall clock. It counts from a
+// fixed epoch rather than from the start of the process, so it keeps going
+// forward across restarts and a game's stored times stay in order.
+type scaledClock struct{ speed float64 }
+
+var scaledEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func (c scaledClock) Now() time.Time {
+	since := time.Since(scaledEpoch)
+	return scaledEpoch.Add(time.Duration(float64(since) * c.speed)).UTC().Round(0)
+}
+
+func (c scaledClock) NewTimer(d time.Duration) live.Timer {
+	return scaledTimer{Timer: live.RealClock{}.NewTimer(c.real(d)), c: c}
+}
+
+func (c scaledClock) real(d time.Duration) time.Duration { return time.Duration(float64(d) / c.speed) }
+
+type scaledTimer struct {
+	live.Timer
+	c scaledClock
+}
+
+func (t scaledTimer) Reset(d time.Duration) bool { return t.Timer.Reset(t.c.real(d)) }

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"bullshit/api"
+	"bullshit/api/client"
+	"bullshit/engine"
+	"bullshit/engine/bot"
+	"bullshit/live"
+)
+
+// server is a `bullshit serve` process.
+type server struct {
+	cmd  *exec.Cmd
+	base string
+}
+
+// startServer runs the binary on a free port with the data folder, its
+// clocks running fast so a whole game takes seconds.
+func startServer(t *testing.T, bin, addr, data string) *server {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--speed", "20")
+	cmd.Stderr = &logWriter{t: t}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{cmd: cmd, base: "http://" + addr}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(s.base + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server didn't come up: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// logWriter passes the server's log to the test's, while the test runs.
+type logWriter struct {
+	t    *testing.T
+	mu   sync.Mutex
+	done bool
+}
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if testing.Verbose() && !w.done {
+		w.t.Logf("server: %s", p)
+	}
+	return len(p), nil
+}
+
+// freeAddr finds a port nobody is listening on.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "bullshit")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// acked is a move the server acknowledged.
+type acked struct {
+	seat int
+	a    engine.Action
+}
+
+// inLog reports whether the log holds the acknowledged move.
+func inLog(log []engine.Event, m acked) bool {
+	return slices.ContainsFunc(log, func(e engine.Event) bool {
+		switch m.a.Kind {
+		case engine.ActPlay:
+			return e.Kind == engine.EventMine && e.Seat == m.seat && e.No == m.a.No+1 && sameCards(e.Cards, m.a.Cards)
+		case engine.ActPass:
+			return e.Kind == engine.EventPass && e.Seat == m.seat && e.No == m.a.No
+		case engine.ActCall:
+			return e.Kind == engine.EventCalled && e.Caller != nil && *e.Caller == m.seat && e.No == m.a.No
+		case engine.ActGive:
+			return e.Kind == engine.EventHanded && e.Caller != nil && *e.Caller == m.seat && e.No == m.a.No && sameCards(e.Cards, m.a.Cards)
+		}
+		return false
+	})
+}
+
+func sameCards(a, b []engine.Card) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}
+
+// TestRestart kills the server mid-game while the example bot's moves and
+// others' reads are in flight, starts it again on the same data and
+// address, and checks every move it had acknowledged was kept and the game
+// plays on to its end, the bot carrying on across the restart.
+func TestRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin, addr, data := buildBinary(t), freeAddr(t), t.TempDir()
+	srv := startServer(t, bin, addr, data)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	host, err := client.New(srv.base, nil).Create(ctx, api.CreateBody{
+		Seats: 3, Name: "Ann", WindowSeconds: 4,
+		Bots: []live.BotSpec{{Level: "medium", Style: "cautious"}, {Level: "medium", Style: "bold"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.Game.ID
+	c := client.New(srv.base, nil).WithToken(host.Token)
+	if _, err := c.Start(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+
+	var mu sync.Mutex
+	var moves []acked
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(moves)
+	}
+	b, err := bot.New(bot.Medium, bot.Caller, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		v   engine.View
+		err error
+	}
+	played := make(chan result, 1)
+	go func() {
+		v, err := c.Play(ctx, id, b, client.PlayOptions{
+			Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
+			Poll:  200 * time.Millisecond,
+			Moved: func(a engine.Action) {
+				mu.Lock()
+				moves = append(moves, acked{seat: host.Seat, a: a})
+				mu.Unlock()
+			},
+		})
+		played <- result{v, err}
+	}()
+	// A spectator reads the table too, so requests are in flight when the
+	// server dies.
+	readCtx, stopReading := context.WithCancel(ctx)
+	defer stopReading()
+	base := srv.base // the same after the restart
+	go func() {
+		for readCtx.Err() == nil {
+			_, _ = client.New(base, nil).View(readCtx, id)
+			time.Sleep(50 * time.Millisecond)
+		}
+	}()
+	for count() < 6 {
+		if ctx.Err() != nil {
+			t.Fatalf("the bot made only %d moves", count())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = srv.cmd.Wait()
+	mu.Lock()
+	before := slices.Clone(moves)
+	mu.Unlock()
+
+	srv = startServer(t, bin, addr, data)
+	spectator := client.New(srv.base, nil)
+	log, err := c.Log(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range before {
+		if !inLog(log, m) {
+			t.Errorf("the acknowledged move %+v by seat %d is not in the log after the restart", m.a, m.seat)
+		}
+	}
+
+	r := <-played
+	if r.err != nil {
+		t.Fatalf("the bot playing on after the restart: %v", r.err)
+	}
+	if r.v.Phase != engine.PhaseOver {
+		t.Fatalf("the game stopped at %s, want it over", r.v.Phase)
+	}
+	sum, err := spectator.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Status != live.StatusFinished {
+		t.Errorf("after playing on the game is %s, want finished", sum.Status)
+	}
+	log, err = spectator.Log(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, m := range moves {
+		if !inLog(log, m) {
+			t.Errorf("the acknowledged move %+v by seat %d is not in the final log", m.a, m.seat)
+		}
+	}
+	if len(moves) <= len(before) {
+		t.Errorf("the bot made no moves after the restart")
+	}
+	t.Logf("%d moves acknowledged before the kill, %d in all, over %d plays", len(before), len(moves), sum.Plays)
+}
