@@ -102,7 +102,7 @@ func TestViewKeepsSecrets(t *testing.T) {
 			for _, seat := range []int{keep, Spectator} {
 				checks++
 				want := viewJSON(t, d.s, seat)
-				c := d.s.Clone()
+				c := scratch(d.s) // a copy; its short log is all View reads
 				r, m := scramble(c, seat, rng)
 				checkCards(t, c)
 				if r {
@@ -117,7 +117,7 @@ func TestViewKeepsSecrets(t *testing.T) {
 				}
 				// The scramble does change what others see, so the
 				// comparison above is not blind.
-				if other := (seat + 1) % seats; !bytes.Equal(viewJSON(t, c, other), viewJSON(t, d.s, other)) {
+				if other := (seat + 1) % seats; checks%4 == 0 && !bytes.Equal(viewJSON(t, c, other), viewJSON(t, d.s, other)) {
 					telling++
 				}
 			}
@@ -125,7 +125,7 @@ func TestViewKeepsSecrets(t *testing.T) {
 	}
 	t.Logf("%d states, %d scrambles: %d re-dealt, %d moved a card between a play and a hand, %d changed another seat's view",
 		states, checks, redealt, moved, telling)
-	if states < 10_000 || redealt < checks*9/10 || moved < checks/50 || telling < checks/2 {
+	if states < 10_000 || redealt < checks*9/10 || moved < checks/50 || telling < checks/8 {
 		t.Errorf("got %d states, %d scrambles, %d re-dealt, %d moved, %d telling: want 10000 states, nearly all re-dealt, some moved, most telling",
 			states, checks, redealt, moved, telling)
 	}
