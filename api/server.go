@@ -107,6 +107,9 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
+	// The per-address limit keys on the connection's address: headers such
+	// as X-Forwarded-For are the client's to forge.
+	e.IPExtractor = echo.ExtractIPDirect()
 	e.Use(middleware.Recover(), s.logRequests, s.limitAddress)
 
 	e.GET("/healthz", s.healthz)
