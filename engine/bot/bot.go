@@ -18,7 +18,7 @@ type Bot struct {
 	level  Level
 	style  Style
 	params Params
-	skill  skill
+	skill  Skill
 	seed   uint64
 }
 

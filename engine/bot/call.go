@@ -41,7 +41,7 @@ func (b *Bot) calls(v engine.View, rng *rand.Rand) bool {
 	if last.Out || impossible(v) {
 		return true
 	}
-	if v.Options.Sneak > 0 && countsShow(last) && chance(rng, b.skill.notice) {
+	if v.Options.Sneak > 0 && countsShow(last) && chance(rng, b.skill.Notice) {
 		return true
 	}
 	var want float64

@@ -203,3 +203,39 @@ func TestParse(t *testing.T) {
 		t.Errorf("New with level %q: got no error, want one", "expert")
 	}
 }
+
+// A padded claim has a wrong card among the claimed ones. Bold bots pad;
+// a hard one only onto an empty pile, where a catch costs only the play.
+func TestPads(t *testing.T) {
+	tests := []struct {
+		level   Level
+		pile    int
+		wantAny bool
+	}{
+		{Medium, 5, true},
+		{Hard, 5, false},
+		{Hard, 0, true},
+	}
+	for _, tt := range tests {
+		b, err := New(tt.level, Bold, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		padded := 0
+		for version := range 200 {
+			v := turnView(cards(t, "2S", "3H", "5D", "KC", "KS", "JH", "QD"))
+			v.Pile = engine.Seen(tt.pile, engine.PileKind)
+			v.Version = version
+			a, _ := b.Choose(v)
+			for _, c := range a.Cards[:a.Claim] {
+				if c.Rank() != engine.King {
+					padded++
+					break
+				}
+			}
+		}
+		if got := padded > 0; got != tt.wantAny {
+			t.Errorf("%s on a pile of %d: got %d of 200 claims padded, want some: %v", b, tt.pile, padded, tt.wantAny)
+		}
+	}
+}

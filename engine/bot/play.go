@@ -27,8 +27,10 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 	next := v.RankIndex + len(v.Seats)
 	if len(cards) > 0 {
 		// Padding never spends the last card: a play that empties a hand is
-		// always called.
-		if len(cards) < v.MaxClaim && len(rest) > 1 && chance(rng, b.params.Pad) {
+		// always called. A bot that pads carefully pads only onto an empty
+		// pile, where being caught costs no more than the play itself.
+		careful := !b.skill.PadEmpty || v.Pile == engine.Seen(0, engine.PileKind)
+		if careful && len(cards) < v.MaxClaim && len(rest) > 1 && chance(rng, b.params.Pad) {
 			cards = append(cards, b.spare(rest, next, len(v.Seats), 1, rng)...)
 			rest = without(rest, cards)
 		}
@@ -50,7 +52,7 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 // spare picks k cards to part with: the ones needed last, or, for a bot that
 // doesn't plan (easy), any.
 func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *rand.Rand) []engine.Card {
-	if !b.skill.anyCard {
+	if !b.skill.AnyCard {
 		return engine.LeastUseful(from, next, seats, k)
 	}
 	picked := slices.Clone(from)
@@ -76,7 +78,7 @@ func (b *Bot) sneaks(v engine.View, claim, spare int, rng *rand.Rand) int {
 			n++
 		}
 	}
-	if b.skill.anyCard || chance(rng, b.params.Reckless) {
+	if b.skill.AnyCard || chance(rng, b.params.Reckless) {
 		return n
 	}
 	for n > 0 && shows(len(v.Hand), v.Pile, claim, n) {

@@ -118,20 +118,23 @@ func (s Style) Params() Params {
 	return plain
 }
 
-// skill is what a level changes: how a bot reads the table.
-type skill struct {
-	// notice is the chance it sees a sneak the counts show.
-	notice Chance
-	// anyCard: it bluffs and sneaks with any card, not the ones it needs last,
-	// and never checks whether a sneak will show.
-	anyCard bool
+// Skill is what a level changes: how well a bot reads the table and plays.
+type Skill struct {
+	// Notice is the chance it sees a sneak the counts show.
+	Notice Chance
+	// AnyCard: it bluffs and sneaks with any card, not the ones it needs
+	// last, and never checks whether a sneak will show.
+	AnyCard bool
+	// PadEmpty: it pads a true claim only onto an empty pile, where being
+	// caught costs no more than the play itself.
+	PadEmpty bool
 }
 
-// Notice is the chance a bot of this level sees a sneak the counts show.
-func (l Level) Notice() Chance { return skills[l].notice }
+// Skill is the level's skill; an unknown level has none.
+func (l Level) Skill() Skill { return skills[l] }
 
-var skills = map[Level]skill{
-	Easy:   {notice: 0.35, anyCard: true},
-	Medium: {notice: 0.75},
-	Hard:   {notice: 1},
+var skills = map[Level]Skill{
+	Easy:   {Notice: 0.35, AnyCard: true},
+	Medium: {Notice: 0.75},
+	Hard:   {Notice: 1, PadEmpty: true},
 }

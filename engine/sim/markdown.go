@@ -78,13 +78,18 @@ func StylesMarkdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %.2f | %d | %.2f | %.2f | %.2f | %.2f |\n", s, where, p.Sneak, p.Most, p.Pad, p.Weight,
 			p.Floor, p.Reckless)
 	}
-	b.WriteString("\n| level | notices a sneak the counts show | bluffs and sneaks with | checks a sneak won't show |\n|---|---|---|---|\n")
+	b.WriteString("\n| level | notices a sneak the counts show | bluffs and sneaks with | checks a sneak won't show | pads |\n" +
+		"|---|---|---|---|---|\n")
 	for _, l := range bot.Levels() {
-		with, checks := "the cards it needs last", "yes"
-		if l == bot.Easy {
+		sk := l.Skill()
+		with, checks, pads := "the cards it needs last", "yes", "at its style's rate"
+		if sk.AnyCard {
 			with, checks = "any card", "no"
 		}
-		fmt.Fprintf(&b, "| %s | %.0f%% | %s | %s |\n", l, 100*l.Notice(), with, checks)
+		if sk.PadEmpty {
+			pads = "only onto an empty pile"
+		}
+		fmt.Fprintf(&b, "| %s | %.0f%% | %s | %s | %s |\n", l, 100*float64(sk.Notice), with, checks, pads)
 	}
 	return b.String()
 }
