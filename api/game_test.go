@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"bullshit/api"
-	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/live"
@@ -105,7 +104,7 @@ func TestWholeGame(t *testing.T) {
 	if len(late) != 1 || late[0].Phase != engine.PhaseOver || late[0].Seat != guest.Seat {
 		t.Errorf("a stream opened after the end carried %d views, want Bo's final view alone", len(late))
 	}
-	if _, err := w.client(guest.Token).Act(ctx, id, engine.Action{Kind: engine.ActPass, No: final.Plays}); client.Code(err) != "over" {
+	if _, err := w.client(guest.Token).Act(ctx, id, engine.Action{Kind: engine.ActPass, No: final.Plays}); api.ErrorCode(err) != "over" {
 		t.Errorf("a move after the end: %v, want over", err)
 	}
 }
@@ -133,7 +132,7 @@ func TestBotPlaysWholeGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := w.ticker(ctx, 50*time.Millisecond)
-	final, err := c.Play(ctx, host.Game.ID, b, client.PlayOptions{
+	final, err := c.Play(ctx, host.Game.ID, b, api.PlayOptions{
 		Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
 		Poll:  20 * time.Millisecond,
 	})

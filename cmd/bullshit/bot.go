@@ -10,7 +10,7 @@ import (
 	"log/slog"
 	"os"
 
-	"bullshit/api/client"
+	"bullshit/api"
 	"bullshit/engine/bot"
 )
 
@@ -55,7 +55,7 @@ func runBot(ctx context.Context, args []string) error {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel}))
 
-	c := client.New(*server, nil)
+	c := api.NewClient(*server, nil)
 	switch {
 	case *join != "" && *name != "":
 		j, err := c.Join(ctx, *join, *name)
@@ -70,7 +70,7 @@ func runBot(ctx context.Context, args []string) error {
 	}
 	c = c.WithToken(*token)
 	logger.Info("playing", "game", *game, "bot", b.String())
-	v, err := c.Play(ctx, *game, b, client.PlayOptions{Logger: logger})
+	v, err := c.Play(ctx, *game, b, api.PlayOptions{Logger: logger})
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"bullshit/api"
-	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/live"
@@ -134,7 +133,7 @@ func TestRestart(t *testing.T) {
 	srv := startServer(t, bin, addr, data)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	host, err := client.New(srv.base, nil).Create(ctx, api.CreateBody{
+	host, err := api.NewClient(srv.base, nil).Create(ctx, api.CreateBody{
 		Seats: 3, Name: "Ann", WindowSeconds: 4,
 		Bots: []live.BotSpec{{Level: "medium", Style: "cautious"}, {Level: "medium", Style: "bold"}},
 	})
@@ -142,7 +141,7 @@ func TestRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
-	c := client.New(srv.base, nil).WithToken(host.Token)
+	c := api.NewClient(srv.base, nil).WithToken(host.Token)
 	if _, err := c.Start(ctx, id); err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +163,7 @@ func TestRestart(t *testing.T) {
 	}
 	played := make(chan result, 1)
 	go func() {
-		v, err := c.Play(ctx, id, b, client.PlayOptions{
+		v, err := c.Play(ctx, id, b, api.PlayOptions{
 			Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
 			Poll:  200 * time.Millisecond,
 			Moved: func(a engine.Action) {
@@ -182,7 +181,7 @@ func TestRestart(t *testing.T) {
 	base := srv.base // the same after the restart
 	go func() {
 		for readCtx.Err() == nil {
-			_, _ = client.New(base, nil).View(readCtx, id)
+			_, _ = api.NewClient(base, nil).View(readCtx, id)
 			time.Sleep(50 * time.Millisecond)
 		}
 	}()
@@ -201,7 +200,7 @@ func TestRestart(t *testing.T) {
 	mu.Unlock()
 
 	srv = startServer(t, bin, addr, data)
-	spectator := client.New(srv.base, nil)
+	spectator := api.NewClient(srv.base, nil)
 	log, err := c.Log(ctx, id)
 	if err != nil {
 		t.Fatal(err)

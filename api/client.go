@@ -1,7 +1,8 @@
-// Package client talks to the game's JSON API: the calls a bot or a script
-// needs, the seat's event stream, and Play, which plays a whole game for a
-// seat with one of the engine's bots.
-package client
+package api
+
+// This file is the API's client side: the calls a bot or a script needs. The
+// seat's event stream is in client_events.go, and Play, which plays a whole
+// game for a seat, in client_play.go.
 
 import (
 	"bytes"
@@ -15,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 
-	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/live"
 )
@@ -27,9 +27,9 @@ type Client struct {
 	token string
 }
 
-// New returns a client of the server at base ("http://127.0.0.1:8080").
+// NewClient returns a client of the server at base ("http://127.0.0.1:8080").
 // A nil hc is http.DefaultClient.
-func New(base string, hc *http.Client) *Client {
+func NewClient(base string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
@@ -46,8 +46,8 @@ func (c *Client) WithToken(token string) *Client {
 // Token is the seat's token the client acts with, if any.
 func (c *Client) Token() string { return c.token }
 
-// Error is a refusal from the server.
-type Error struct {
+// ClientError is a refusal from the server, as a client sees it.
+type ClientError struct {
 	Status int
 	Code   string
 	// Message is the server's words for a person.
@@ -56,11 +56,12 @@ type Error struct {
 	RetryAfter int
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("%s (%d %s)", e.Message, e.Status, e.Code) }
+func (e *ClientError) Error() string { return fmt.Sprintf("%s (%d %s)", e.Message, e.Status, e.Code) }
 
-// Code is the server's code for a refusal, or "" for any other error.
-func Code(err error) string {
-	var e *Error
+// ErrorCode is the server's code for a refusal, or "" for any other error
+// (such as the server being unreachable).
+func ErrorCode(err error) string {
+	var e *ClientError
 	if errors.As(err, &e) {
 		return e.Code
 	}
@@ -107,8 +108,8 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 }
 
 func readError(resp *http.Response) error {
-	e := &Error{Status: resp.StatusCode}
-	var p api.Problem
+	e := &ClientError{Status: resp.StatusCode}
+	var p Problem
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if json.Unmarshal(b, &p) == nil && p.Code != "" {
 		e.Code, e.Message = p.Code, p.Error
@@ -124,7 +125,7 @@ func gamePath(id string, rest ...string) string {
 }
 
 // Create makes a table; the client's host seat token is in the answer.
-func (c *Client) Create(ctx context.Context, b api.CreateBody) (live.Joined, error) {
+func (c *Client) Create(ctx context.Context, b CreateBody) (live.Joined, error) {
 	var j live.Joined
 	err := c.do(ctx, http.MethodPost, "/api/v1/games", b, &j)
 	return j, err
@@ -133,7 +134,7 @@ func (c *Client) Create(ctx context.Context, b api.CreateBody) (live.Joined, err
 // Join takes a seat at an open table.
 func (c *Client) Join(ctx context.Context, game, name string) (live.Joined, error) {
 	var j live.Joined
-	err := c.do(ctx, http.MethodPost, gamePath(game, "/join"), api.JoinBody{Name: name}, &j)
+	err := c.do(ctx, http.MethodPost, gamePath(game, "/join"), JoinBody{Name: name}, &j)
 	return j, err
 }
 
@@ -160,7 +161,7 @@ func (c *Client) View(ctx context.Context, game string) (engine.View, error) {
 
 // Log reads the game's log as the seat may see it.
 func (c *Client) Log(ctx context.Context, game string) ([]engine.Event, error) {
-	var l api.EventList
+	var l EventList
 	err := c.do(ctx, http.MethodGet, gamePath(game, "/log"), nil, &l)
 	return l.Events, err
 }
@@ -168,7 +169,7 @@ func (c *Client) Log(ctx context.Context, game string) ([]engine.Event, error) {
 // Act makes a move for the client's seat and returns the seat's view after it.
 func (c *Client) Act(ctx context.Context, game string, a engine.Action) (engine.View, error) {
 	no := a.No
-	body := api.ActionBody{No: &no, Claim: a.Claim}
+	body := ActionBody{No: &no, Claim: a.Claim}
 	for _, card := range a.Cards {
 		body.Cards = append(body.Cards, card.String())
 	}

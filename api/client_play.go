@@ -1,4 +1,4 @@
-package client
+package api
 
 import (
 	"context"
@@ -163,7 +163,7 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 		return nv, nil
 	}
 	p.log.Debug("move refused", "kind", a.Kind, "no", a.No, "err", err)
-	if code := Code(err); code == "illegal" || code == "not_your_turn" {
+	if code := ErrorCode(err); code == "illegal" || code == "not_your_turn" {
 		if fb, ok := v.Fallback(); ok {
 			if nv, err2 := p.c.Act(ctx, p.game, fb); err2 == nil {
 				p.accepted(fb)
@@ -175,7 +175,7 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 		return v, err
 	}
 	p.tried = v.Version
-	var e *Error
+	var e *ClientError
 	if errors.As(err, &e) && e.RetryAfter > 0 {
 		if err := sleep(ctx, time.Duration(e.RetryAfter)*time.Second); err != nil {
 			return v, err
@@ -195,7 +195,7 @@ func fatal(err error) bool {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return true
 	}
-	switch Code(err) {
+	switch ErrorCode(err) {
 	case "not_found", "unauthorized", "forbidden":
 		return true
 	}
