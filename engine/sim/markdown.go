@@ -21,11 +21,12 @@ func (r *Report) Markdown(charts string) string {
 	b.WriteString("### Length and balance\n\n")
 	b.WriteString("The site's bots (medium and hard, in the three site styles, drawn at random for each seat) at standard settings. " +
 		fmt.Sprintf("Minutes reckon a play at %d seconds. \"Leader loses\" is how often the first player down to %d cards "+
-			"does not win; \"capped\" counts games that reached the %d-play cap.\n\n", PlaySeconds, LeaderCards, engine.PlayCap))
-	b.WriteString("| seats | plays a game | minutes | leader loses | capped |\n|---|---|---|---|---|\n")
+			"does not win; \"called\" is the share of plays someone called; \"capped\" counts games that reached the "+
+			"%d-play cap.\n\n", PlaySeconds, LeaderCards, engine.PlayCap))
+	b.WriteString("| seats | plays a game | minutes | leader loses | called | capped |\n|---|---|---|---|---|---|\n")
 	for _, l := range r.Length {
-		fmt.Fprintf(&b, "| %d | %s | %s | %s | %d of %d |\n", l.Seats, l.Plays.Format(1), l.Minutes.Format(1),
-			l.LeaderLoses, l.Capped, l.Games)
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %d of %d |\n", l.Seats, l.Plays.Format(1), l.Minutes.Format(1),
+			l.LeaderLoses, l.Called, l.Capped, l.Games)
 	}
 	if charts != "" {
 		fmt.Fprintf(&b, "\n![Plays a game by table size](%slength.svg)\n", charts)

@@ -42,6 +42,8 @@ type LengthRow struct {
 	// LeaderLoses is how often the first seat down to LeaderCards cards does
 	// not win.
 	LeaderLoses Estimate
+	// Called is the share of plays that were called (a game's share, averaged).
+	Called Estimate
 	// Capped counts the games that reached the play cap.
 	Capped int
 }
@@ -230,9 +232,11 @@ func (r *Report) Games() int {
 func lengthRow(seats int, outs []Outcome) LengthRow {
 	row := LengthRow{Seats: seats, Games: len(outs)}
 	plays := make([]float64, len(outs))
+	called := make([]float64, len(outs))
 	led, lost := 0, 0
 	for i, o := range outs {
 		plays[i] = float64(o.Plays)
+		called[i] = float64(o.Calls) / float64(max(1, o.Plays))
 		if o.Capped {
 			row.Capped++
 		}
@@ -246,6 +250,7 @@ func lengthRow(seats int, outs []Outcome) LengthRow {
 	row.Plays = mean(plays)
 	row.Minutes = row.Plays.Scale(PlaySeconds / 60.0)
 	row.LeaderLoses = proportion(float64(lost), led)
+	row.Called = mean(called)
 	return row
 }
 
