@@ -81,9 +81,8 @@ type Params struct {
 	// level; an easy bot's hunch is scaled by it).
 	Weight float64
 	// Floor is how likely a lie must be before a medium bot calls, before
-	// the bar moves with the pile and with how close the claimant and the
-	// bot are to going out. (A hard bot sets its bar from what a call is
-	// worth instead.)
+	// the bar moves with how close the claimant and the bot are to going
+	// out. (A hard bot sets its bar from what a call is worth instead.)
 	Floor Chance
 	// Reckless is how often it sneaks where the counts might show it.
 	Reckless Chance

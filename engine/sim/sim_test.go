@@ -174,7 +174,7 @@ func TestStats(t *testing.T) {
 		{"half of 100", proportion(50, 100), Estimate{0.5, 0.404, 0.596}},
 		// A constant has no spread.
 		{"mean of equal values", mean([]float64{3, 3, 3}), Estimate{3, 3, 3}},
-		// The specification's measured anchors: 83.8% is +286, 56.2% is +43.
+		// Worked conversions: a score of 83.8% is a gap of +286, 56.2% of +43.
 		{"elo of 0.838", elo(Estimate{0.838, 0.838, 0.838}).Scale(0.01), Estimate{2.856, 2.856, 2.856}},
 		{"elo of 0.562", elo(Estimate{0.562, 0.5, 0.562}).Scale(0.01), Estimate{0.432, 0, 0.432}},
 	}
