@@ -92,7 +92,7 @@ func (b *Bot) sneaks(v engine.View, claim, spare int, rng *rand.Rand) int {
 func shows(hand int, pile engine.Range, claim, n int) bool {
 	hi := pile.Hi
 	if hi == engine.Open {
-		hi = pile.Lo + 2*engine.MaxSeats*engine.MaxSneakLimit // beyond any real pile
+		hi = 2 * 52 // every card of two decks
 	}
 	for p := pile.Lo; p <= hi; p++ {
 		if engine.SneakShows(hand, p, claim, n) {
