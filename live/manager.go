@@ -178,7 +178,7 @@ func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (r
 		if t == nil {
 			return false, nil
 		}
-		r := request{fn: fn, reply: make(chan error, 1)}
+		r := request{at: m.clock.Now(), fn: fn, reply: make(chan error, 1)}
 		select {
 		case t.inbox <- r:
 		case <-t.done:

@@ -34,7 +34,7 @@ func (t *table) act(a engine.Action) (engine.View, error) {
 	if t.seats[a.Seat].Kind == string(SeatBot) {
 		return engine.View{}, errBotSeat
 	}
-	if err := t.apply(a, later(t.m.clock.Now(), t.at)); err != nil {
+	if err := t.apply(a, later(t.now, t.at)); err != nil {
 		return engine.View{}, err
 	}
 	if t.seats[a.Seat].Away {
@@ -101,7 +101,7 @@ func (t *table) start(by int) error {
 	opts.Seats = len(taken)
 	// Stored times may be rounded to the microsecond; the deal's time must
 	// come back exactly.
-	now := t.m.clock.Now().UTC().Truncate(1000)
+	now := t.now.UTC().Truncate(1000)
 	state, err := engine.New(opts, t.game.Seed, now)
 	if err != nil {
 		return err
@@ -175,6 +175,7 @@ func (t *table) cover(seat int) error {
 	}
 	t.seats[seat] = s
 	t.bots[seat] = nil
+	t.pending[seat].taken = later(t.now, t.at)
 	t.reseat = true
 	return nil
 }
@@ -187,7 +188,7 @@ func (t *table) end(by int) error {
 	if t.finishing {
 		return errOverGame
 	}
-	now := later(t.m.clock.Now(), t.at)
+	now := later(t.now, t.at)
 	var places []engine.Place
 	var results []store.Result
 	plays := 0

@@ -70,6 +70,12 @@ func (h *histogram) record(d time.Duration) {
 	h.mu.Unlock()
 }
 
+func (h *histogram) reset() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.counts, h.n, h.max = [len(h.counts)]int64{}, 0, 0
+}
+
 func (h *histogram) latency() Latency {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -125,4 +131,15 @@ func (m *Manager) Stats() Stats {
 		s.Batch = float64(n) / float64(s.Commits.Count)
 	}
 	return s
+}
+
+// ResetStats starts the timings afresh, to measure a steady state after a
+// warm-up.
+func (m *Manager) ResetStats() {
+	m.stats.mu.Lock()
+	m.stats.actions = 0
+	m.stats.mu.Unlock()
+	for _, h := range []*histogram{&m.stats.deadlines, &m.stats.bots, &m.stats.publish, &m.stats.commits} {
+		h.reset()
+	}
 }

@@ -18,6 +18,9 @@ import (
 const retryAfter = time.Second
 
 type request struct {
+	// at is when the request arrived: a move is made at that time, so time
+	// spent queued behind a slow write doesn't make a call too late.
+	at    time.Time
 	fn    func(t *table) error
 	reply chan error
 }
@@ -36,6 +39,9 @@ type pending struct {
 	active bool
 	key    decision
 	since  time.Time
+	// taken is when a bot took the decision over from a person (away, or
+	// handed over): the bot moves no earlier.
+	taken time.Time
 	// stuck: a bot's move and the fallback were both refused; the clock
 	// settles it instead. It never happens with a correct engine and bot.
 	stuck bool
@@ -89,6 +95,8 @@ type table struct {
 	retryAt   time.Time
 	finishing bool // over in the engine, not yet stored as finished
 	over      bool // stored as over: the goroutine stops
+	// now is the arrival time of the request being served.
+	now time.Time
 	// changed: the state moved on since the views were last published, at
 	// changedAt (by the clock); reseat: the seats or status changed.
 	changed   bool
@@ -118,7 +126,7 @@ func (t *table) run(ctx context.Context) {
 	t.timer = t.m.clock.NewTimer(time.Hour)
 	defer t.timer.Stop()
 	for {
-		t.catchUp()
+		t.catchUp(t.m.clock.Now())
 		t.settle()
 		if t.over {
 			return
@@ -128,7 +136,8 @@ func (t *table) run(ctx context.Context) {
 			t.publish(true)
 			return
 		case r := <-t.inbox:
-			t.catchUp()
+			t.catchUp(r.at)
+			t.now = later(r.at, t.at)
 			err := r.fn(t)
 			// Settled before the reply, so the caller reads its own change.
 			t.settle()
@@ -140,11 +149,10 @@ func (t *table) run(ctx context.Context) {
 
 // catchUp does everything due by now, in the order it fell due, each at its
 // own time, so the game does not depend on how late the table woke.
-func (t *table) catchUp() {
+func (t *table) catchUp(now time.Time) {
 	if t.state == nil || t.over {
 		return
 	}
-	now := t.m.clock.Now()
 	for !t.over {
 		ev := t.next()
 		if ev.kind == evNone || ev.at.After(now) {
@@ -193,7 +201,8 @@ func (t *table) next() event {
 		}
 		switch {
 		case t.botPlays(seat):
-			consider(event{kind: evBot, seat: seat, at: later(p.since.Add(engine.ThinkTime(p.key.think, pace)), t.retryAt)})
+			due := later(p.since.Add(engine.ThinkTime(p.key.think, pace)), p.taken)
+			consider(event{kind: evBot, seat: seat, at: later(due, t.retryAt)})
 		case p.key.think == engine.ThinkTurn || p.key.think == engine.ThinkGive:
 			consider(event{kind: evAway, seat: seat, at: later(p.since.Add(t.game.AwayAfter), t.retryAt)})
 		}
@@ -384,6 +393,7 @@ func (t *table) markAway(seat int, at time.Time) {
 	s := &t.seats[seat]
 	s.Away, s.Covered = true, true
 	t.at = later(t.at, at)
+	t.pending[seat].taken = at
 	t.saveSeat(seat)
 }
 

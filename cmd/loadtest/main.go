@@ -14,6 +14,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -29,11 +30,27 @@ func main() {
 	duration := flag.Duration("duration", 60*time.Second, "how long to run")
 	seats := flag.Int("seats", 4, "seats at each table (3 to 10)")
 	window := flag.Duration("window", 4*time.Second, "the call window")
+	warmup := flag.Duration("warmup", 10*time.Second, "how long to run after starting the tables before measuring")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "loadtest:", err)
+			os.Exit(1)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *tables, *seats, *window, *duration); err != nil {
+	if err := run(ctx, *tables, *seats, *window, *warmup, *duration); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
+		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
@@ -67,7 +84,7 @@ func (c *counter) take() int {
 	return n
 }
 
-func run(ctx context.Context, tables, seats int, window, duration time.Duration) error {
+func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration) error {
 	dir, err := os.MkdirTemp("", "bullshit-loadtest-")
 	if err != nil {
 		return err
@@ -114,7 +131,15 @@ func run(ctx context.Context, tables, seats int, window, duration time.Duration)
 	if err := startMany(mctx, tables, start); err != nil {
 		return err
 	}
-	fmt.Printf("started in %v; running for %v\n", time.Since(began).Round(time.Millisecond), duration)
+	fmt.Printf("started in %v; warming up for %v, then measuring for %v\n", time.Since(began).Round(time.Millisecond), warmup, duration)
+	select {
+	case <-time.After(warmup):
+	case <-ctx.Done():
+	}
+	m.ResetStats()
+	pub.views.Store(0)
+	cpu0 = cpuTime()
+	began = time.Now()
 
 	// Keep the number of tables up: a finished game is replaced.
 	finished := 0
