@@ -28,7 +28,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s ./engine
+	$(GO) test -run '^$$' -fuzz FuzzActions -fuzztime 30s -fuzzminimizetime 100x ./engine
 
 # Regenerates the measured sections and charts of docs/bullshit.md; the wall
 # time of each run is printed on stderr.
