@@ -172,3 +172,30 @@ func TestStaleActionRefusedAndNotStored(t *testing.T) {
 		t.Errorf("got %d stored actions, want %d", got, n+1)
 	}
 }
+
+func TestHostHandsAnAwaySeatToABot(t *testing.T) {
+	f := newFixture(t)
+	id, _ := f.create(3, 1, "Bob")
+	if err := f.m.Start(f.ctx, id, 0); err != nil {
+		t.Fatal(err)
+	}
+	// The host plays whenever it is their turn; Bob never does.
+	f.until(id, 10*time.Minute, func() bool {
+		if v := f.view(id, 0); slices.Contains(v.Can, engine.ActPlay) {
+			a, _ := v.Fallback()
+			if _, err := f.m.Act(f.ctx, id, a); err != nil {
+				t.Fatalf("act: %v", err)
+			}
+		}
+		return f.seat(id, 2).Away
+	})
+	if err := f.m.HandToBot(f.ctx, id, 1, 2); codeOf(err) != string(CodeForbidden) {
+		t.Errorf("a bot's seat handing over Bob's: got %v, want forbidden", err)
+	}
+	if err := f.m.HandToBot(f.ctx, id, 0, 2); err != nil {
+		t.Fatalf("the host handing over an away seat: %v", err)
+	}
+	if s := f.seat(id, 2); s.Kind != SeatBot || !s.Covered || s.Away {
+		t.Errorf("got seat %+v, want a covered bot seat", s)
+	}
+}
