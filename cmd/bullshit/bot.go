@@ -7,10 +7,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"bullshit/api"
+	"bullshit/engine"
 	"bullshit/engine/bot"
 )
 
@@ -19,7 +22,14 @@ func init() {
 }
 
 func runBot(ctx context.Context, args []string) error {
+	return playBot(ctx, args, os.Stdout, os.Stderr)
+}
+
+// playBot runs the bot command, printing the result to out and logging to
+// logTo.
+func playBot(ctx context.Context, args []string, out, logTo io.Writer) error {
 	fs := flag.NewFlagSet("bot", flag.ContinueOnError)
+	fs.SetOutput(logTo)
 	server := fs.String("server", "http://127.0.0.1:8080", "the server's address")
 	token := fs.String("token", "", "the seat's token (with --game)")
 	game := fs.String("game", "", "the game's code (with --token)")
@@ -28,9 +38,13 @@ func runBot(ctx context.Context, args []string) error {
 	level := fs.String("level", "medium", "the bot's level: easy, medium or hard")
 	style := fs.String("style", "cautious", "the bot's style: cautious, bold or caller")
 	seed := fs.Uint64("seed", 0, "the bot's seed (0 picks one at random)")
+	think := fs.Float64("think", 1, "scale the bots' think times by this (0 acts at once, for bot-against-bot runs)")
 	debug := fs.Bool("debug", false, "log every refused move and dropped stream")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *think < 0 {
+		return errors.New("--think is 0 or more")
 	}
 	lvl, err := bot.ParseLevel(*level)
 	if err != nil {
@@ -53,7 +67,7 @@ func runBot(ctx context.Context, args []string) error {
 	if *debug {
 		logLevel = slog.LevelDebug
 	}
-	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel}))
+	logger := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: logLevel}))
 
 	c := api.NewClient(*server, nil)
 	switch {
@@ -70,7 +84,13 @@ func runBot(ctx context.Context, args []string) error {
 	}
 	c = c.WithToken(*token)
 	logger.Info("playing", "game", *game, "bot", b.String())
-	v, err := c.Play(ctx, *game, b, api.PlayOptions{Logger: logger})
+	scale := *think
+	v, err := c.Play(ctx, *game, b, api.PlayOptions{
+		Logger: logger,
+		Think: func(k engine.Think, p engine.Pace) time.Duration {
+			return time.Duration(float64(engine.ThinkTime(k, p)) * scale)
+		},
+	})
 	if err != nil {
 		return err
 	}
@@ -79,7 +99,7 @@ func runBot(ctx context.Context, args []string) error {
 		if r.Seat == v.Seat {
 			mark = "  <- this bot"
 		}
-		fmt.Printf("place %d: seat %d, %d cards left%s\n", r.Place.Place, r.Seat, r.Left, mark)
+		fmt.Fprintf(out, "place %d: seat %d, %d cards left%s\n", r.Place.Place, r.Seat, r.Left, mark)
 	}
 	return nil
 }

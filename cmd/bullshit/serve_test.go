@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"net"
 	"net/http"
@@ -29,7 +30,8 @@ type server struct {
 func startServer(t *testing.T, bin, addr, data string) *server {
 	t.Helper()
 	cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--speed", "20")
-	cmd.Stderr = &logWriter{t: t}
+	logs := &logWriter{}
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -37,6 +39,9 @@ func startServer(t *testing.T, bin, addr, data string) *server {
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
+		if t.Failed() {
+			t.Logf("the end of the server's log:\n%s", logs.tail())
+		}
 	})
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -54,20 +59,23 @@ func startServer(t *testing.T, bin, addr, data string) *server {
 	}
 }
 
-// logWriter passes the server's log to the test's, while the test runs.
+// logWriter keeps the server's log, to show the end of it if the test fails.
 type logWriter struct {
-	t    *testing.T
-	mu   sync.Mutex
-	done bool
+	mu  sync.Mutex
+	buf bytes.Buffer
 }
 
 func (w *logWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if testing.Verbose() && !w.done {
-		w.t.Logf("server: %s", p)
-	}
-	return len(p), nil
+	return w.buf.Write(p)
+}
+
+func (w *logWriter) tail() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	b := w.buf.Bytes()
+	return string(b[max(0, len(b)-4096):])
 }
 
 // freeAddr finds a port nobody is listening on.
@@ -240,4 +248,47 @@ func TestRestart(t *testing.T) {
 		t.Errorf("the bot made no moves after the restart")
 	}
 	t.Logf("%d moves acknowledged before the kill, %d in all, over %d plays", len(before), len(moves), sum.Plays)
+}
+
+// TestServeStopsGracefully stops the server with SIGTERM while a client
+// follows a stream: the stream ends, the process exits cleanly, and the game
+// is still there on the next start.
+func TestServeStopsGracefully(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the server")
+	}
+	bin, addr, data := buildBinary(t), freeAddr(t), t.TempDir()
+	srv := startServer(t, bin, addr, data)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := api.NewClient(srv.base, nil)
+	host, err := c.Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WithToken(host.Token).Start(ctx, host.Game.ID); err != nil {
+		t.Fatal(err)
+	}
+	streamed := make(chan error, 1)
+	first := make(chan struct{})
+	go func() {
+		once := sync.OnceFunc(func() { close(first) })
+		streamed <- c.Events(ctx, host.Game.ID, func(engine.View) error { once(); return nil })
+	}()
+	<-first
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-streamed; err != nil {
+		t.Errorf("the stream ended with %v, want a clean end", err)
+	}
+	if err := srv.cmd.Wait(); err != nil {
+		t.Errorf("the server exited with %v, want success", err)
+	}
+
+	srv = startServer(t, bin, addr, data)
+	g, err := api.NewClient(srv.base, nil).Get(ctx, host.Game.ID)
+	if err != nil || g.Status != live.StatusLive {
+		t.Errorf("after the restart the game is %+v, %v; want it live", g.Status, err)
+	}
 }

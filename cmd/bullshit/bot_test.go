@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"bullshit/api"
+	"bullshit/live"
+	"bullshit/store"
+)
+
+// TestBotCommand runs `bullshit bot --join` in this process against a server
+// with the real Manager and SQLite: the bot takes a seat at an open table,
+// the host starts it with bots in the other seats, and the bot plays its
+// seat to the end.
+func TestBotCommand(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "bullshit.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	hub := api.NewHub(api.HubConfig{})
+	runCtx, stop := context.WithCancel(ctx)
+	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The clock runs fast, so the bot decides far more often than a real
+	// table lets it: no limits here.
+	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
+	srv := httptest.NewServer(api.New(api.Config{Games: mgr, Hub: hub, PerAddress: unlimited, PerToken: unlimited}))
+	var wg sync.WaitGroup
+	wg.Go(func() { hub.Run(runCtx) })
+	defer func() {
+		stop()
+		wg.Wait()
+		srv.Close()
+		_ = mgr.Close(context.Background())
+	}()
+
+	c := api.NewClient(srv.URL, nil)
+	// The longest away time, so the clock running fast doesn't mark the
+	// bot away while it reads the stream.
+	host, err := c.Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true, AwayAfterSeconds: 600})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.Game.ID
+	var out, logs bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		done <- playBot(ctx, []string{"--server", srv.URL, "--join", id, "--name", "Robo",
+			"--level", "hard", "--style", "bold", "--seed", "9", "--think", "0"}, &out, &logs)
+	}()
+	for {
+		g, err := c.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Seats[1].Name == "Robo" {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the bot stopped before the start: %v\n%s", err, logs.String())
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	// The host hands their own seat to a bot, so only bots are left, and
+	// the clock runs fast while the game plays out.
+	if _, err := c.WithToken(host.Token).Start(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := mgr.HandToBot(ctx, id, host.Seat, host.Seat); err != nil {
+		t.Fatal(err)
+	}
+	ticking := make(chan struct{})
+	wg.Go(func() {
+		for {
+			select {
+			case <-ticking:
+				return
+			case <-time.After(time.Millisecond):
+				clock.Advance(50 * time.Millisecond)
+			}
+		}
+	})
+	err = <-done
+	close(ticking)
+	if err != nil {
+		t.Fatalf("bullshit bot: %v\n%s", err, logs.String())
+	}
+	g, err := c.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Status != live.StatusFinished || g.Seats[1].Covered {
+		t.Errorf("after the bot's game: %s, seat 1 covered %v; want finished, played by the bot itself", g.Status, g.Seats[1].Covered)
+	}
+	if got := strings.Count(out.String(), "place "); got != 3 || !strings.Contains(out.String(), "<- this bot") {
+		t.Errorf("the bot printed\n%s\nwant three places, its own marked", out.String())
+	}
+}
+
+func TestBotCommandRefusesBadFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"nothing to play", []string{}, "give --game and --token"},
+		{"odd level", []string{"--level", "genius", "--game", "g", "--token", "t"}, "genius"},
+		{"odd style", []string{"--style", "sneaky", "--game", "g", "--token", "t"}, "sneaky"},
+		{"negative think", []string{"--think", "-1"}, "--think"},
+		{"unknown flag", []string{"--colour", "red"}, "colour"},
+	}
+	for _, tt := range tests {
+		var out, logs bytes.Buffer
+		err := playBot(context.Background(), tt.args, &out, &logs)
+		if err == nil || !strings.Contains(err.Error()+logs.String(), tt.want) {
+			t.Errorf("%s: bullshit bot %v = %v, want an error mentioning %q", tt.name, tt.args, err, tt.want)
+		}
+	}
+}
