@@ -162,11 +162,11 @@ type recorder struct {
 	mu     sync.Mutex
 	views  map[string]map[int]engine.View
 	calls  map[string]int
-	closed map[string]bool
+	closed map[string]int
 }
 
 func newRecorder() *recorder {
-	return &recorder{views: map[string]map[int]engine.View{}, calls: map[string]int{}, closed: map[string]bool{}}
+	return &recorder{views: map[string]map[int]engine.View{}, calls: map[string]int{}, closed: map[string]int{}}
 }
 
 func (r *recorder) Publish(game string, seat int, v engine.View) {
@@ -182,7 +182,7 @@ func (r *recorder) Publish(game string, seat int, v engine.View) {
 func (r *recorder) Close(game string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.closed[game] = true
+	r.closed[game]++
 }
 
 // codeOf is the code of a refusal, whichever package refused it.

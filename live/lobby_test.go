@@ -234,7 +234,7 @@ func TestHandToBotAndEnd(t *testing.T) {
 	if err := f.m.Close(f.ctx); err != nil {
 		t.Fatal(err)
 	}
-	if !f.pub.closed[id] {
-		t.Errorf("the publisher was not told the ended game closed")
+	if got := f.pub.closed[id]; got != 1 {
+		t.Errorf("the publisher was told %d times the ended game closed, want once", got)
 	}
 }

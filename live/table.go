@@ -102,6 +102,8 @@ type table struct {
 	changed   bool
 	changedAt time.Time
 	reseat    bool
+	// sentFinal: the final views are out; nothing is published after them.
+	sentFinal bool
 }
 
 func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
@@ -225,6 +227,9 @@ func (t *table) botPlays(seat int) bool {
 
 // settle publishes what changed and sets the timer for the next event.
 func (t *table) settle() {
+	if t.sentFinal {
+		return
+	}
 	if t.changed || t.reseat || t.over {
 		t.refresh()
 	}
@@ -433,6 +438,7 @@ func (t *table) finish() {
 // publish hands every seat's view and the spectator's to the Publisher;
 // final closes the game's streams after them.
 func (t *table) publish(final bool) {
+	t.sentFinal = final
 	if t.out == nil {
 		return
 	}

@@ -48,8 +48,8 @@ func TestBotGamePlaysToEnd(t *testing.T) {
 		f.pub.mu.Lock()
 		closed, last := f.pub.closed[id], f.pub.views[id][engine.Spectator]
 		f.pub.mu.Unlock()
-		if !closed {
-			t.Errorf("%d seats: the publisher was not told the game closed", seats)
+		if closed != 1 {
+			t.Errorf("%d seats: the publisher was told %d times the game closed, want once", seats, closed)
 		}
 		if last.Phase != engine.PhaseOver {
 			t.Errorf("%d seats: got last published phase %v, want over", seats, last.Phase)
