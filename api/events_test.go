@@ -237,3 +237,30 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+func TestStreamsPerAddress(t *testing.T) {
+	w := newWorld(t, worldOptions{streams: 2})
+	host := startBotGame(t, w, 3)
+	url := w.srv.URL + "/api/v1/games/" + host.Game.ID + "/events"
+	ctx := context.Background()
+	first, cancelFirst := context.WithCancel(ctx)
+	defer cancelFirst()
+	second, cancelSecond := context.WithCancel(ctx)
+	defer cancelSecond()
+	for _, sctx := range []context.Context{first, second} {
+		if resp, _ := openStream(t, sctx, url, ""); resp.StatusCode != 200 {
+			t.Fatalf("a stream within the limit: %s, want 200", resp.Status)
+		}
+	}
+	a := w.do("GET", "/api/v1/games/"+host.Game.ID+"/events", "", "")
+	if a.status != 429 || a.problem().Code != "rate_limited" || a.header.Get("Retry-After") == "" {
+		t.Errorf("a third stream: %d %s, want 429 rate_limited with Retry-After", a.status, a.body)
+	}
+	cancelFirst()
+	waitUntil(t, "a stream to be free again", func() bool {
+		sctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		resp, _ := openStream(t, sctx, url, "")
+		return resp.StatusCode == 200
+	})
+}

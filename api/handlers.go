@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -82,7 +83,7 @@ func (s *Server) get(c echo.Context) error {
 
 // summary answers with the game as it now stands.
 func (s *Server) summary(c echo.Context, status int) error {
-	g, err := s.games.Get(c.Request().Context(), c.Param("id"))
+	g, err := s.games.Get(c.Request().Context(), gameID(c))
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func (s *Server) join(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	j, err := s.games.Join(c.Request().Context(), c.Param("id"), name)
+	j, err := s.games.Join(c.Request().Context(), gameID(c), name)
 	if err != nil {
 		return err
 	}
@@ -106,21 +107,21 @@ func (s *Server) join(c echo.Context) error {
 }
 
 func (s *Server) start(c echo.Context) error {
-	if err := s.games.Start(c.Request().Context(), c.Param("id"), seatOf(c)); err != nil {
+	if err := s.games.Start(c.Request().Context(), gameID(c), seatOf(c)); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
 }
 
 func (s *Server) leave(c echo.Context) error {
-	if err := s.games.Leave(c.Request().Context(), c.Param("id"), seatOf(c)); err != nil {
+	if err := s.games.Leave(c.Request().Context(), gameID(c), seatOf(c)); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
 }
 
 func (s *Server) end(c echo.Context) error {
-	if err := s.games.End(c.Request().Context(), c.Param("id"), seatOf(c)); err != nil {
+	if err := s.games.End(c.Request().Context(), gameID(c), seatOf(c)); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
@@ -131,14 +132,14 @@ func (s *Server) handToBot(c echo.Context) error {
 	if err != nil || seat < 0 || seat >= engine.MaxSeats {
 		return invalid("A seat is a number from 0 to " + strconv.Itoa(engine.MaxSeats-1) + ".")
 	}
-	if err := s.games.HandToBot(c.Request().Context(), c.Param("id"), seatOf(c), seat); err != nil {
+	if err := s.games.HandToBot(c.Request().Context(), gameID(c), seatOf(c), seat); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
 }
 
 func (s *Server) seats(c echo.Context) error {
-	seats, err := s.games.Seats(c.Request().Context(), c.Param("id"))
+	seats, err := s.games.Seats(c.Request().Context(), gameID(c))
 	if err != nil {
 		return err
 	}
@@ -146,7 +147,7 @@ func (s *Server) seats(c echo.Context) error {
 }
 
 func (s *Server) view(c echo.Context) error {
-	v, err := s.games.View(c.Request().Context(), c.Param("id"), seatOf(c))
+	v, err := s.games.View(c.Request().Context(), gameID(c), seatOf(c))
 	if err != nil {
 		return err
 	}
@@ -154,7 +155,7 @@ func (s *Server) view(c echo.Context) error {
 }
 
 func (s *Server) gameLog(c echo.Context) error {
-	events, err := s.games.Log(c.Request().Context(), c.Param("id"), seatOf(c))
+	events, err := s.games.Log(c.Request().Context(), gameID(c), seatOf(c))
 	if err != nil {
 		return err
 	}
@@ -177,7 +178,7 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 			return err
 		}
 		a.Seat = seatOf(c)
-		v, err := s.games.Act(c.Request().Context(), c.Param("id"), a)
+		v, err := s.games.Act(c.Request().Context(), gameID(c), a)
 		if err != nil {
 			return err
 		}
@@ -189,7 +190,7 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 // current one at once, then each new one as the table changes.
 func (s *Server) events(c echo.Context) error {
 	ctx := c.Request().Context()
-	id, seat := c.Param("id"), seatOf(c)
+	id, seat := gameID(c), seatOf(c)
 	g, err := s.games.Get(ctx, id)
 	if err != nil {
 		return err
@@ -201,5 +202,14 @@ func (s *Server) events(c echo.Context) error {
 	if g.Status == live.StatusFinished || g.Status == live.StatusEnded || v.Phase == engine.PhaseOver {
 		return serveOnce(c, v)
 	}
+	done, err := s.openStream(c.RealIP())
+	if err != nil {
+		return err
+	}
+	defer done()
 	return s.hub.serve(c, id, seat, v)
 }
+
+// gameID is the game's code from the path. Codes are lowercase, but a person
+// reading one out may type it in capitals.
+func gameID(c echo.Context) string { return strings.ToLower(c.Param("id")) }

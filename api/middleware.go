@@ -88,7 +88,7 @@ func (s *Server) maybeSeated(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *Server) authenticate(c echo.Context, token string, next echo.HandlerFunc) error {
-	seat, err := s.games.Authenticate(c.Request().Context(), c.Param("id"), token)
+	seat, err := s.games.Authenticate(c.Request().Context(), gameID(c), token)
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ func TestRoutes(t *testing.T) {
 	// fill resolves a step's placeholders from the table as it now stands.
 	fill := func(s string) string {
 		s = strings.ReplaceAll(s, "{id}", id)
+		s = strings.ReplaceAll(s, "{ID}", strings.ToUpper(id))
 		s = strings.ReplaceAll(s, "{replay}", replay)
 		for name, tok := range tokens {
 			s = strings.ReplaceAll(s, "{"+name+"}", tok)
@@ -110,9 +111,10 @@ func TestRoutes(t *testing.T) {
 				}
 			}},
 		{name: "get", method: "GET", path: "/api/v1/games/{id}", status: 200},
+		{name: "get by the code in capitals", method: "GET", path: "/api/v1/games/{ID}", status: 200},
 		{name: "join: no name", method: "POST", path: "/api/v1/games/{id}/join", body: `{"name":""}`, status: 400, code: "invalid"},
 		{name: "join: no such game", method: "POST", path: "/api/v1/games/zzzzzzzz/join", body: `{"name":"Bo"}`, status: 404, code: "not_found"},
-		{name: "join Bo", method: "POST", path: "/api/v1/games/{id}/join", body: `{"name":"Bo"}`, status: 201, after: keep(tokens, "bo")},
+		{name: "join Bo", method: "POST", path: "/api/v1/games/{ID}/join", body: `{"name":"Bo"}`, status: 201, after: keep(tokens, "bo")},
 		{name: "join Cy", method: "POST", path: "/api/v1/games/{id}/join", body: `{"name":"Cy"}`, status: 201, after: keep(tokens, "cy")},
 		{name: "join Dee", method: "POST", path: "/api/v1/games/{id}/join", body: `{"name":"Dee"}`, status: 201, after: keep(tokens, "dee")},
 		{name: "join: full", method: "POST", path: "/api/v1/games/{id}/join", body: `{"name":"Eve"}`, status: 409, code: "conflict"},

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -41,6 +42,9 @@ type Config struct {
 	// seat's token, may make requests.
 	PerAddress Rate
 	PerToken   Rate
+	// StreamsPerAddress bounds the event streams one client address may
+	// hold open at once.
+	StreamsPerAddress int
 	// Now is the limiters' clock; nil is the real one.
 	Now func() time.Time
 }
@@ -55,6 +59,11 @@ var (
 // maxBuckets bounds each limiter's memory.
 const maxBuckets = 10000
 
+// DefaultStreamsPerAddress is enough for a household watching a few tables
+// from a few devices, and small enough that no one client can hold a large
+// share of the server's connections.
+const DefaultStreamsPerAddress = 32
+
 // Server is the HTTP API.
 type Server struct {
 	games  Games
@@ -63,6 +72,10 @@ type Server struct {
 	byAddr *limiter
 	byTok  *limiter
 	echo   *echo.Echo
+
+	maxStreams int
+	mu         sync.Mutex
+	streams    map[string]int // open event streams by client address
 }
 
 // New builds the server and its routes.
@@ -79,12 +92,18 @@ func New(cfg Config) *Server {
 	if cfg.PerToken == (Rate{}) {
 		cfg.PerToken = DefaultPerToken
 	}
+	if cfg.StreamsPerAddress <= 0 {
+		cfg.StreamsPerAddress = DefaultStreamsPerAddress
+	}
 	s := &Server{
 		games:  cfg.Games,
 		hub:    cfg.Hub,
 		log:    cfg.Logger,
 		byAddr: newLimiter(cfg.PerAddress, maxBuckets, cfg.Now),
 		byTok:  newLimiter(cfg.PerToken, maxBuckets, cfg.Now),
+
+		maxStreams: cfg.StreamsPerAddress,
+		streams:    make(map[string]int),
 	}
 	s.echo = s.routes()
 	return s
@@ -131,4 +150,23 @@ func (s *Server) routes() *echo.Echo {
 	g.POST("/games/:id/give", s.act(engine.ActGive), s.seated)
 	g.GET("/games/:id/events", s.events, s.maybeSeated)
 	return e
+}
+
+// openStream counts an event stream opened from addr, refusing one past the
+// limit; the returned func counts it closed.
+func (s *Server) openStream(addr string) (closeStream func(), err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.streams[addr] >= s.maxStreams {
+		return nil, &apiError{code: codeRateLimited, retryAfter: 5,
+			message: "Too many event streams open from your address: close some and try again."}
+	}
+	s.streams[addr]++
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.streams[addr]--; s.streams[addr] == 0 {
+			delete(s.streams, addr)
+		}
+	}, nil
 }
