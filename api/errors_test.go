@@ -1,9 +1,12 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/labstack/echo/v4"
@@ -68,5 +71,22 @@ func TestStatusesCoverCodes(t *testing.T) {
 		if s, ok := statuses[c]; !ok || s < 400 || s == http.StatusInternalServerError {
 			t.Errorf("statuses[%q] = %d, %v; want a 4xx or 503 status", c, s, ok)
 		}
+	}
+}
+
+// broken is a Games whose every method panics (its embedded interface is
+// nil), standing in for a bug.
+type broken struct{ Games }
+
+func TestPanicAnswers500(t *testing.T) {
+	srv := New(Config{Games: broken{}})
+	rec := httptest.NewRecorder()
+	srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/games", nil))
+	var p Problem
+	if err := json.Unmarshal(rec.Body.Bytes(), &p); err != nil {
+		t.Fatalf("the answer isn't a Problem: %v: %s", err, rec.Body)
+	}
+	if rec.Code != http.StatusInternalServerError || p.Code != "internal" || strings.Contains(p.Error, "nil pointer") {
+		t.Errorf("a panicking handler answered %d %+v, want 500 internal without the panic's text", rec.Code, p)
 	}
 }

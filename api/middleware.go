@@ -44,16 +44,10 @@ func tooFast(wait int) error {
 	return &apiError{code: codeRateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}
 }
 
-// The context keys a handler reads its seat by.
-const (
-	seatKey  = "seat"
-	tokenKey = "token"
-)
+// seatKey is the context key a handler reads its seat by.
+const seatKey = "seat"
 
-var (
-	errNoToken  = &live.Error{Code: live.CodeUnauthorized, Message: "This needs your seat's token: send it as \"Authorization: Bearer <token>\"."}
-	errBadToken = &live.Error{Code: live.CodeUnauthorized, Message: "That token isn't one of this game's."}
-)
+var errNoToken = &live.Error{Code: live.CodeUnauthorized, Message: "This needs your seat's token: send it as \"Authorization: Bearer <token>\"."}
 
 // seated requires a token for the game and sets the seat it acts for.
 func (s *Server) seated(next echo.HandlerFunc) echo.HandlerFunc {
@@ -96,7 +90,6 @@ func (s *Server) authenticate(c echo.Context, token string, next echo.HandlerFun
 		return tooFast(wait)
 	}
 	c.Set(seatKey, seat)
-	c.Set(tokenKey, token)
 	return next(c)
 }
 

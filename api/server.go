@@ -129,7 +129,13 @@ func (s *Server) routes() *echo.Echo {
 	// The per-address limit keys on the connection's address: headers such
 	// as X-Forwarded-For are the client's to forge.
 	e.IPExtractor = echo.ExtractIPDirect()
-	e.Use(middleware.Recover(), s.logRequests, s.limitAddress)
+	e.Use(s.logRequests, middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisableStackAll: true,
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			s.log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
+			return err
+		},
+	}), s.limitAddress)
 
 	e.GET("/healthz", s.healthz)
 	g := e.Group("/api/v1")
