@@ -127,7 +127,14 @@ func (t *table) run(ctx context.Context) {
 	}()
 	t.timer = t.m.clock.NewTimer(time.Hour)
 	defer t.timer.Stop()
-	for {
+	for !t.over {
+		// A request waiting goes first: it is served at the time it
+		// arrived, before the events that fell due while it waited.
+		select {
+		case r := <-t.inbox:
+			t.serve(r)
+		default:
+		}
 		t.catchUp(t.m.clock.Now())
 		t.settle()
 		if t.over {
@@ -138,15 +145,20 @@ func (t *table) run(ctx context.Context) {
 			t.publish(true)
 			return
 		case r := <-t.inbox:
-			t.catchUp(r.at)
-			t.now = later(r.at, t.at)
-			err := r.fn(t)
-			// Settled before the reply, so the caller reads its own change.
-			t.settle()
-			r.reply <- err
+			t.serve(r)
 		case <-t.timer.C():
 		}
 	}
+}
+
+// serve runs a request at the time it arrived.
+func (t *table) serve(r request) {
+	t.catchUp(r.at)
+	t.now = later(r.at, t.at)
+	err := r.fn(t)
+	// Settled before the reply, so the caller reads its own change.
+	t.settle()
+	r.reply <- err
 }
 
 // catchUp does everything due by now, in the order it fell due, each at its
@@ -310,9 +322,12 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 func (t *table) rollback() {
 	s, err := t.replay(t.actions)
 	if err != nil {
-		// The same actions were accepted before: only a broken engine
-		// gets here.
-		panic("live: replaying accepted actions failed: " + err.Error())
+		// The same actions were accepted before, so only a broken engine
+		// gets here. The table stops rather than play on from a state
+		// its store doesn't hold; the game stays live in the store.
+		t.m.log.Error("replaying a game's accepted actions failed: the table stops", slog.String("game", t.id), slog.Any("err", err))
+		t.over = true
+		return
 	}
 	s.Tick(t.at)
 	t.state = s
