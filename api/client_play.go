@@ -174,10 +174,19 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 	if fatal(err) {
 		return v, err
 	}
-	p.tried = v.Version
-	var e *ClientError
-	if errors.As(err, &e) && e.RetryAfter > 0 {
-		if err := sleep(ctx, time.Duration(e.RetryAfter)*time.Second); err != nil {
+	switch ErrorCode(err) {
+	case "stale", "over", "illegal", "not_your_turn", "conflict", "invalid":
+		// The move was refused: decide again once the table has changed.
+		p.tried = v.Version
+	default:
+		// Too fast, or the server couldn't take it just now: the same
+		// decision is tried again after a pause.
+		wait := time.Second
+		var e *ClientError
+		if errors.As(err, &e) && e.RetryAfter > 0 {
+			wait = time.Duration(e.RetryAfter) * time.Second
+		}
+		if err := sleep(ctx, wait); err != nil {
 			return v, err
 		}
 	}
@@ -186,7 +195,7 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 	} else if fatal(err) {
 		return v, err
 	}
-	return v, sleep(ctx, time.Second)
+	return v, nil
 }
 
 // fatal reports an error no retry will mend: the game or the token is wrong,
