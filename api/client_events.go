@@ -31,6 +31,9 @@ func (c *Client) Events(ctx context.Context, game string, fn func(engine.View) e
 		return err
 	}
 	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNoContent {
+		return nil // the game is over and nothing more will come
+	}
 	if resp.StatusCode != http.StatusOK {
 		return readError(resp)
 	}

@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"context"
+	"net/http"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -103,6 +105,22 @@ func TestWholeGame(t *testing.T) {
 	}
 	if len(late) != 1 || late[0].Phase != engine.PhaseOver || late[0].Seat != guest.Seat {
 		t.Errorf("a stream opened after the end carried %d views, want Bo's final view alone", len(late))
+	}
+	// A browser reconnecting with the final view's id is told nothing more
+	// will come.
+	req, err := http.NewRequest(http.MethodGet, w.srv.URL+"/api/v1/games/"+id+"/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Last-Event-ID", strconv.Itoa(late[0].Version))
+	req.Header.Set("Authorization", "Bearer "+guest.Token)
+	resp, err := w.http.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		t.Errorf("reconnecting with the final view's id: %s, want 204", resp.Status)
 	}
 	if _, err := w.client(guest.Token).Act(ctx, id, engine.Action{Kind: engine.ActPass, No: final.Plays}); api.ErrorCode(err) != "over" {
 		t.Errorf("a move after the end: %v, want over", err)

@@ -200,6 +200,11 @@ func (s *Server) events(c echo.Context) error {
 		return err
 	}
 	if g.Status == live.StatusFinished || g.Status == live.StatusEnded || v.Phase == engine.PhaseOver {
+		// A browser's EventSource reconnects whenever a stream ends; 204 is
+		// the one answer that stops it, once it has the final view.
+		if c.Request().Header.Get("Last-Event-ID") == strconv.Itoa(v.Version) {
+			return c.NoContent(http.StatusNoContent)
+		}
 		return serveOnce(c, v)
 	}
 	done, err := s.openStream(c.RealIP())
