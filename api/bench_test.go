@@ -3,7 +3,6 @@ package api_test
 import (
 	"context"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -15,14 +14,14 @@ import (
 	"bullshit/store"
 )
 
-// BenchmarkActionToEvent measures, on localhost with the real store and the
-// real clock, how long after a move is sent its change arrives on an HTTP
+// BenchmarkActionToEvent measures, on localhost with the real store (SQLite,
+// or PostgreSQL as in the tests) and the real clock, how long after a move is sent its change arrives on an HTTP
 // subscriber's event stream (a spectator's). The figures include the request,
 // storing the action and the push; p50 and p99 are reported, with the p99 of
 // the move's own answer beside them to tell the store's share from the push's.
 func BenchmarkActionToEvent(b *testing.B) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"))
+	st, err := store.Open(ctx, storeURL(b))
 	if err != nil {
 		b.Fatal(err)
 	}

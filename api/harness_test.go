@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -45,11 +44,7 @@ type worldOptions struct {
 func newWorld(t *testing.T, o worldOptions) *world {
 	t.Helper()
 	ctx := context.Background()
-	url := os.Getenv("BULLSHIT_TEST_POSTGRES")
-	if url == "" {
-		url = filepath.Join(t.TempDir(), "bullshit.db")
-	}
-	st, err := store.Open(ctx, url)
+	st, err := store.Open(ctx, storeURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,11 +207,13 @@ func (w *world) playPersons(game string, tokens []string) []engine.View {
 	return nil
 }
 
-// jsonBody writes v as a request body.
-func jsonBody(v any) string {
-	var b bytes.Buffer
-	_ = json.NewEncoder(&b).Encode(v)
-	return b.String()
+// storeURL is PostgreSQL's when BULLSHIT_TEST_POSTGRES is set, else a new
+// SQLite file.
+func storeURL(tb testing.TB) string {
+	if url := os.Getenv("BULLSHIT_TEST_POSTGRES"); url != "" {
+		return url
+	}
+	return filepath.Join(tb.TempDir(), "bullshit.db")
 }
 
 func mustJSON(t *testing.T, v any) []byte {
