@@ -218,3 +218,22 @@ func FuzzDecodeCreate(f *testing.F) {
 		}
 	})
 }
+
+func FuzzDecodeJoin(f *testing.F) {
+	for _, s := range []string{`{"name":"Cy"}`, `{"name":"  Zoë  "}`, `{"name":"a\nb"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		name, err := decodeJoin(body)
+		if err != nil {
+			var ae *apiError
+			if !errors.As(err, &ae) {
+				t.Fatalf("decodeJoin(%q) = %v, want an invalid request error", body, err)
+			}
+			return
+		}
+		if again, err := cleanName(name); err != nil || again != name {
+			t.Fatalf("decodeJoin(%q) = %q, which doesn't read back as itself: %q, %v", body, name, again, err)
+		}
+	})
+}
