@@ -108,7 +108,13 @@ func serve(ctx context.Context, args []string) error {
 	shut := make(chan error, 1)
 	go func() { shut <- hs.Shutdown(sctx) }()
 	stopHub()
-	err = errors.Join(<-shut, mgr.Close(sctx))
+	shutErr := <-shut
+	if shutErr != nil {
+		// Out of time: cut the connections still open, which also frees a
+		// stream stuck writing to a client that stopped reading.
+		_ = hs.Close()
+	}
+	err = errors.Join(shutErr, mgr.Close(sctx))
 	wg.Wait()
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(serveErr, err)
