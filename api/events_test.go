@@ -185,6 +185,12 @@ func TestStalledSubscriberDoesNotStallTheTable(t *testing.T) {
 func TestEventsNoGoroutineLeak(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx := context.Background()
+	// One game first, so whatever the server starts once and keeps (a
+	// writer, a pool's connection) is in the baseline.
+	warm := startBotGame(t, w, 3)
+	if err := w.mgr.End(ctx, warm.Game.ID, warm.Seat); err != nil {
+		t.Fatal(err)
+	}
 	http.DefaultClient.CloseIdleConnections()
 	before := runtime.NumGoroutine()
 	for round := range 3 {
