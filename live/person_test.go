@@ -199,3 +199,50 @@ func TestHostHandsAnAwaySeatToABot(t *testing.T) {
 		t.Errorf("got seat %+v, want a covered bot seat", s)
 	}
 }
+
+func TestMoveIsMadeAtItsArrival(t *testing.T) {
+	f := newFixture(t)
+	id, _ := personGame(f)
+	f.until(id, 10*time.Minute, func() bool { return slices.Contains(f.view(id, 0).Can, engine.ActCall) })
+	v := f.view(id, 0)
+	call := engine.Action{Kind: engine.ActCall, Seat: 0, No: v.Plays}
+	// Sent now, within 100ms of the play: before the bots' quickest shout.
+	sent := f.clock.Now()
+
+	// The table is busy past the window's close (as behind a slow write)
+	// while the call waits to be served.
+	entered, release := make(chan struct{}), make(chan struct{})
+	var busy *table
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.m.do(f.ctx, id, func(t *table) error {
+			busy = t
+			close(entered)
+			<-release
+			return nil
+		})
+		done <- err
+	}()
+	<-entered
+	f.clock.Advance(v.Closes.Sub(f.clock.Now()) + time.Second)
+	reply := make(chan error, 1)
+	busy.serve(request{at: sent, reply: reply, fn: func(t *table) error {
+		_, err := t.act(call)
+		return err
+	}})
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := <-reply; err != nil {
+		t.Fatalf("a call that arrived before the window closed: got %v, want it accepted", err)
+	}
+	log, err := f.m.Log(f.ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(log, func(e engine.Event) bool { return e.Kind == engine.EventCalled && e.No == call.No })
+	if i < 0 || *log[i].Caller != 0 || !log[i].At.Equal(sent) {
+		t.Errorf("got no call of play %d by seat 0 at %v in the log", call.No, sent)
+	}
+}
