@@ -156,7 +156,9 @@ func (t *table) serve(r request) {
 	t.catchUp(r.at)
 	t.now = later(r.at, t.at)
 	err := r.fn(t)
-	// Settled before the reply, so the caller reads its own change.
+	// Caught up (a move that ended the game finishes it) and settled
+	// before the reply, so the caller reads its own change.
+	t.catchUp(t.now)
 	t.settle()
 	r.reply <- err
 }
