@@ -185,7 +185,9 @@ loop:
 	fmt.Printf("views published:     %d\n", pub.views.Load())
 	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
 	fmt.Printf("CPU:                 %.2f of 2 cores\n", cpu.Seconds()/elapsed.Seconds())
-	fmt.Printf("heap per table:      %.1f KiB\n", float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(tables)/1024)
+	perTable := func(a, b uint64) float64 { return float64(int64(a)-int64(b)) / float64(tables) / 1024 }
+	fmt.Printf("heap per table:      %.1f KiB (and %.1f KiB of goroutine stacks)\n",
+		perTable(after.HeapAlloc, before.HeapAlloc), perTable(after.StackInuse, before.StackInuse))
 	fmt.Printf("%-20s %10s %10s %10s %10s\n", "lateness", "count", "p50", "p99", "max")
 	for _, row := range []struct {
 		name string
