@@ -176,7 +176,24 @@ loop:
 
 	closeCtx, done := context.WithTimeout(context.Background(), 30*time.Second)
 	defer done()
+	closing := time.Now()
 	if err := m.Close(closeCtx); err != nil {
+		return err
+	}
+	closed := time.Since(closing)
+
+	// A restart: every live game rebuilt from its log.
+	reopening := time.Now()
+	m2, err := live.New(ctx, live.Config{Store: st, Logger: logger})
+	if err != nil {
+		return err
+	}
+	reopened := time.Since(reopening)
+	rebuilt, err := m2.List(ctx, live.StatusLive, 0)
+	if err != nil {
+		return err
+	}
+	if err := m2.Close(closeCtx); err != nil {
 		return err
 	}
 
@@ -185,6 +202,8 @@ loop:
 	fmt.Printf("views published:     %d\n", pub.views.Load())
 	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
 	fmt.Printf("CPU:                 %.2f of 2 cores\n", cpu.Seconds()/elapsed.Seconds())
+	fmt.Printf("shutdown:            %v\n", closed.Round(time.Millisecond))
+	fmt.Printf("restart:             %v to rebuild %d live games from their logs\n", reopened.Round(time.Millisecond), len(rebuilt))
 	perTable := func(a, b uint64) float64 { return float64(int64(a)-int64(b)) / float64(tables) / 1024 }
 	fmt.Printf("heap per table:      %.1f KiB (and %.1f KiB of goroutine stacks)\n",
 		perTable(after.HeapAlloc, before.HeapAlloc), perTable(after.StackInuse, before.StackInuse))
