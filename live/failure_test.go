@@ -216,3 +216,39 @@ func TestBlockingPublisherDoesNotStallTheTable(t *testing.T) {
 		t.Errorf("close after the publisher returned: %v", err)
 	}
 }
+
+func TestEndsWithItsContext(t *testing.T) {
+	f := newFixture(t)
+	f.m.Close(f.ctx)
+	base := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(f.ctx)
+	m, err := newManager(ctx, Config{Publisher: f.pub, Clock: f.clock}, f.st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.m = m
+	id := f.botGame(4)
+	f.step(id, time.Minute)
+	cancel()
+	if _, err := m.View(f.ctx, id, 0); codeOf(err) != string(CodeUnavailable) {
+		t.Errorf("a view once the context ended: got %v, want unavailable", err)
+	}
+	if _, err := m.Create(f.ctx, CreateRequest{Options: engine.Standard(3), HostName: "Ada"}); codeOf(err) != string(CodeUnavailable) {
+		t.Errorf("a new table once the context ended: got %v, want unavailable", err)
+	}
+	// Close only waits now: everything ends with the context.
+	if err := m.Close(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := runtime.NumGoroutine()
+	for i := 0; i < 10000 && got > base; i++ {
+		time.Sleep(time.Millisecond)
+		got = runtime.NumGoroutine()
+	}
+	if got > base {
+		t.Errorf("got %d goroutines after the context ended, want %d as before", got, base)
+	}
+	if got := f.pub.closed[id]; got != 1 {
+		t.Errorf("the publisher was told %d times the game closed, want once", got)
+	}
+}

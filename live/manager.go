@@ -86,9 +86,13 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.writer = &writer{st: bs, clock: m.clock, timed: &m.stats.commits, one: st.AppendAction, reqs: make(chan writeReq)}
 		m.all.Go(m.writer.run)
 	}
-	// The writer stops once the tables, its only users, have stopped.
+	// The writer stops once the tables, its only users, have stopped. No
+	// table starts once closed is set, so the Wait can't race an add.
 	m.all.Go(func() {
 		<-m.ctx.Done()
+		m.mu.Lock()
+		m.closed = true
+		m.mu.Unlock()
 		m.tables.Wait()
 		if m.writer != nil {
 			close(m.writer.reqs)
