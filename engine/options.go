@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -64,11 +65,37 @@ type Options struct {
 	// Sneak is the most extra cards a play may slip under its claim (0 turns
 	// sneaking off).
 	Sneak int `json:"sneak"`
-	// Window is how long everyone else has to call a play.
-	Window time.Duration `json:"window"`
+	// Window is how long everyone else has to call a play. JSON writes it
+	// as window_seconds, as people and API clients speak of it.
+	Window time.Duration `json:"-"`
 	Pace   Pace          `json:"pace"`
 	// Penalty is StandardPenalty at every table; only the simulator sweeps it.
 	Penalty Penalty `json:"penalty"`
+}
+
+// optionsJSON is Options as JSON has it: the window in seconds.
+type optionsJSON struct {
+	Seats         int     `json:"seats"`
+	Sneak         int     `json:"sneak"`
+	WindowSeconds float64 `json:"window_seconds"`
+	Pace          Pace    `json:"pace"`
+	Penalty       Penalty `json:"penalty"`
+}
+
+// MarshalJSON writes the options with the window in seconds.
+func (o Options) MarshalJSON() ([]byte, error) {
+	return json.Marshal(optionsJSON{o.Seats, o.Sneak, o.Window.Seconds(), o.Pace, o.Penalty})
+}
+
+// UnmarshalJSON reads options written by MarshalJSON.
+func (o *Options) UnmarshalJSON(b []byte) error {
+	var j optionsJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*o = Options{Seats: j.Seats, Sneak: j.Sneak, Window: time.Duration(j.WindowSeconds * float64(time.Second)),
+		Pace: j.Pace, Penalty: j.Penalty}
+	return nil
 }
 
 // Standard returns the standard settings for a table of the given size.

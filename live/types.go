@@ -5,6 +5,7 @@
 package live
 
 import (
+	"encoding/json"
 	"time"
 
 	"bullshit/engine"
@@ -66,7 +67,7 @@ type Summary struct {
 	ID        string         `json:"id"`
 	Status    Status         `json:"status"`
 	Options   engine.Options `json:"options"`
-	AwayAfter time.Duration  `json:"away_after"`
+	AwayAfter time.Duration  `json:"-"` // JSON: away_after_seconds
 	Seats     []SeatInfo     `json:"seats"`
 	Host      int            `json:"host"`
 	Plays     int            `json:"plays"`
@@ -74,6 +75,31 @@ type Summary struct {
 	StartedAt time.Time      `json:"started_at,omitzero"`
 	EndedAt   time.Time      `json:"ended_at,omitzero"`
 	Result    []engine.Place `json:"result,omitempty"`
+}
+
+// summaryJSON is Summary as JSON has it: durations in seconds, as a new
+// game's settings are given.
+type summaryJSON struct {
+	summaryFields
+	AwayAfterSeconds float64 `json:"away_after_seconds"`
+}
+
+type summaryFields Summary
+
+// MarshalJSON writes the summary with AwayAfter in seconds.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	return json.Marshal(summaryJSON{summaryFields(s), s.AwayAfter.Seconds()})
+}
+
+// UnmarshalJSON reads a summary written by MarshalJSON.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	var j summaryJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = Summary(j.summaryFields)
+	s.AwayAfter = time.Duration(j.AwayAfterSeconds * float64(time.Second))
+	return nil
 }
 
 // Joined is what a person gets on creating or joining a table: their seat and
