@@ -7,8 +7,6 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +16,7 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/store"
+	"bullshit/store/storetest"
 )
 
 // world is a whole server for a test: the real store (SQLite in a temp
@@ -207,14 +206,9 @@ func (w *world) playPersons(game string, tokens []string) []engine.View {
 	return nil
 }
 
-// storeURL is PostgreSQL's when BULLSHIT_TEST_POSTGRES is set, else a new
-// SQLite file.
-func storeURL(tb testing.TB) string {
-	if url := os.Getenv("BULLSHIT_TEST_POSTGRES"); url != "" {
-		return url
-	}
-	return filepath.Join(tb.TempDir(), "bullshit.db")
-}
+// storeURL is a new empty database: a schema of its own on PostgreSQL when
+// BULLSHIT_TEST_POSTGRES is set, else a SQLite file.
+func storeURL(tb testing.TB) string { return storetest.URL(tb) }
 
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()

@@ -79,7 +79,7 @@ func (t *table) start(by int) error {
 	}
 	var taken []store.Seat
 	for _, s := range t.seats {
-		if s.Kind == string(SeatEmpty) && t.fill {
+		if s.Kind == string(SeatEmpty) && t.game.FillBots {
 			s.Kind, s.Name = string(SeatBot), botName(bot.Level(s.BotLevel), bot.Style(s.BotStyle))
 		}
 		if s.Kind != string(SeatEmpty) {

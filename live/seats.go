@@ -88,7 +88,7 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 		s.Name = botName(level, style)
 	}
 	g := &store.Game{
-		Status: string(StatusOpen), Options: opts, Seed: seed, Host: 0, AwayAfter: away,
+		Status: string(StatusOpen), Options: opts, Seed: seed, Host: 0, AwayAfter: away, FillBots: req.FillBots,
 		CreatedAt: m.clock.Now().UTC().Truncate(time.Microsecond),
 	}
 	return g, seats, token, nil

@@ -81,7 +81,6 @@ type table struct {
 
 	game    store.Game
 	seats   []store.Seat
-	fill    bool
 	state   *engine.State
 	actions []store.Action
 	// at is the latest time the state has been brought to: moves are never
@@ -109,7 +108,7 @@ type table struct {
 func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}),
-		game: g, seats: seats, fill: len(seats) > 0 && seats[0].BotLevel != "",
+		game: g, seats: seats,
 	}
 	if m.pub != nil {
 		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish)

@@ -2,19 +2,14 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
 	"fmt"
-	"net/url"
 	"os"
-	"path/filepath"
 	"testing"
+
+	"bullshit/store/storetest"
 )
 
-// postgresEnv names the environment variable holding a PostgreSQL URL to run
-// the tests against as well as SQLite.
-const postgresEnv = "BULLSHIT_TEST_POSTGRES"
+const postgresEnv = storetest.PostgresEnv
 
 // testDB makes fresh, empty databases of one dialect for tests.
 type testDB struct {
@@ -26,9 +21,9 @@ type testDB struct {
 // testDBs are the databases every test runs on: SQLite always, PostgreSQL
 // when postgresEnv is set.
 func testDBs(tb testing.TB) []testDB {
-	dbs := []testDB{{name: SQLite, url: sqliteURL}}
+	dbs := []testDB{{name: SQLite, url: storetest.SQLiteURL}}
 	if os.Getenv(postgresEnv) != "" {
-		dbs = append(dbs, testDB{name: Postgres, url: postgresURL})
+		dbs = append(dbs, testDB{name: Postgres, url: storetest.PostgresURL})
 	}
 	return dbs
 }
@@ -45,48 +40,6 @@ func forEachDB(t *testing.T, f func(t *testing.T, db testDB)) {
 			t.Skipf("%s is not set to a PostgreSQL URL", postgresEnv)
 		})
 	}
-}
-
-// sqliteURL is a database file in a folder that does not exist yet, so that
-// Open has to create it.
-func sqliteURL(tb testing.TB) string {
-	return filepath.Join(tb.TempDir(), "data", "bullshit.db")
-}
-
-// postgresURL creates a schema of its own on the server in postgresEnv and
-// returns a URL whose connections use it, so that tests run in parallel and
-// reruns never see each other's tables.
-func postgresURL(tb testing.TB) string {
-	tb.Helper()
-	base := os.Getenv(postgresEnv)
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "test_" + hex.EncodeToString(b)
-
-	admin, err := sql.Open("pgx", base)
-	if err != nil {
-		tb.Fatalf("open %s: %v", postgresEnv, err)
-	}
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		tb.Fatalf("create schema: %v", err)
-	}
-	tb.Cleanup(func() {
-		defer admin.Close()
-		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			tb.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-
-	u, err := url.Parse(base)
-	if err != nil {
-		tb.Fatalf("parse %s: %v", postgresEnv, err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
 }
 
 // openStore opens a store on url, closed when tb ends.

@@ -25,7 +25,9 @@ type Game struct {
 	AwayAfter time.Duration
 	Plays     int
 	// Capped says the game was ended by the play cap.
-	Capped    bool
+	Capped bool
+	// FillBots gives every seat still empty at the start a bot.
+	FillBots  bool
 	CreatedAt time.Time
 	// StartedAt is zero until the game starts.
 	StartedAt time.Time
@@ -86,6 +88,7 @@ type gameRow struct {
 	AwayAfterMS   int64     `bun:"away_after_ms"`
 	Plays         int       `bun:"plays"`
 	Capped        bool      `bun:"capped"`
+	FillBots      bool      `bun:"fill_bots"`
 	CreatedAt     time.Time `bun:"created_at"`
 	StartedAt     time.Time `bun:"started_at,nullzero"`
 	EndedAt       time.Time `bun:"ended_at,nullzero"`
@@ -105,6 +108,7 @@ func toGameRow(g *Game) (gameRow, error) {
 		AwayAfterMS: g.AwayAfter.Milliseconds(),
 		Plays:       g.Plays,
 		Capped:      g.Capped,
+		FillBots:    g.FillBots,
 		CreatedAt:   g.CreatedAt,
 		StartedAt:   g.StartedAt,
 		EndedAt:     g.EndedAt,
@@ -120,6 +124,7 @@ func (r *gameRow) game() (Game, error) {
 		AwayAfter: time.Duration(r.AwayAfterMS) * time.Millisecond,
 		Plays:     r.Plays,
 		Capped:    r.Capped,
+		FillBots:  r.FillBots,
 		CreatedAt: utc(r.CreatedAt),
 		StartedAt: utc(r.StartedAt),
 		EndedAt:   utc(r.EndedAt),

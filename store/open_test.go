@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bullshit/store/storetest"
 	"context"
 	"os"
 	"strconv"
@@ -84,7 +85,7 @@ func TestOpenSQLiteURLs(t *testing.T) {
 // connections at once: a PRAGMA run once would reach only one of them.
 func TestSQLiteSettings(t *testing.T) {
 	ctx := context.Background()
-	s := openStore(t, sqliteURL(t))
+	s := openStore(t, storetest.SQLiteURL(t))
 	tests := []struct {
 		pragma, want string
 	}{

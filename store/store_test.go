@@ -22,6 +22,7 @@ func newGame(id string, created time.Time) Game {
 		Options:   engine.Standard(4),
 		Seed:      42,
 		AwayAfter: 90 * time.Second,
+		FillBots:  true,
 		CreatedAt: created,
 	}
 }

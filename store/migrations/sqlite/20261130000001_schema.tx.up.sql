@@ -9,6 +9,7 @@ CREATE TABLE IF NOT EXISTS games (
 	away_after_ms INTEGER NOT NULL DEFAULT 0,
 	plays         INTEGER NOT NULL DEFAULT 0,
 	capped        BOOLEAN NOT NULL DEFAULT FALSE,
+	fill_bots     BOOLEAN NOT NULL DEFAULT FALSE,
 	created_at    TIMESTAMP NOT NULL,
 	started_at    TIMESTAMP,
 	ended_at      TIMESTAMP
