@@ -51,10 +51,31 @@ func (s *State) Log(seat int) []Event {
 	out := make([]Event, 0, len(s.log))
 	for _, e := range s.log {
 		if e.To == nil || s.phase == PhaseOver || slices.Contains(e.To, seat) {
-			out = append(out, e)
+			out = append(out, e.clone())
 		}
 	}
 	return out
+}
+
+// clone copies everything a line points to, so no reader of the log can
+// change the state's own copy.
+func (e Event) clone() Event {
+	e.Cards, e.Result, e.To = slices.Clone(e.Cards), slices.Clone(e.Result), slices.Clone(e.To)
+	if e.Rank != nil {
+		e.Rank = ptr(*e.Rank)
+	}
+	if e.Caller != nil {
+		e.Caller = ptr(*e.Caller)
+	}
+	if e.Sizes != nil {
+		e.Sizes = ptr(*e.Sizes)
+	}
+	if e.Showdown != nil {
+		sd := *e.Showdown
+		sd.Cards = slices.Clone(sd.Cards)
+		e.Showdown = &sd
+	}
+	return e
 }
 
 // LogLen is the number of lines in the complete log.

@@ -198,3 +198,27 @@ func TestLogTellsEachSeatItsOwn(t *testing.T) {
 		t.Errorf("got %d lines, want %d", got, want)
 	}
 }
+
+func TestLogIsACopy(t *testing.T) {
+	s := rulesTable(t, Options{})
+	run(t, s, []step{playSneak, call1, revealOver, giveJack})
+	before, err := json.Marshal(s.Log(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range s.Log(0) {
+		for i := range e.Cards {
+			e.Cards[i] = 0
+		}
+		if e.Showdown != nil {
+			e.Showdown.Cards[0], e.Showdown.Truth = 0, !e.Showdown.Truth
+		}
+		if e.Rank != nil {
+			*e.Rank = King
+		}
+	}
+	after, _ := json.Marshal(s.Log(0))
+	if string(after) != string(before) {
+		t.Errorf("got the log changed through a copy:\n%s\nwant\n%s", after, before)
+	}
+}
