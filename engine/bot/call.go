@@ -23,6 +23,15 @@ const (
 	// under four; mineStep raises a bot's bar (or, for a hard bot, the cost
 	// of a wrong call) for each card it holds itself under four.
 	closeStep, mineStep = 0.08, 0.05
+	// smallPile is the largest pile an easy or medium bot calls on readily,
+	// and smallWant how badly it then wants the play called, whatever else
+	// it thinks: a wrong call on a pile that small costs a card or three.
+	// Calls are what make a game last (every pickup puts cards back in a
+	// hand), and calling small piles is the cheapest way to make more of
+	// them: a careful sneaker never sneaks under them (the pile is counted
+	// exactly up to three, so a sneak would show), so the sneak's balance
+	// stays as it was.
+	smallPile, smallWant = 3, 0.6
 )
 
 // calls decides whether to shout on the last play. Every bot, easy included,
@@ -52,6 +61,9 @@ func (b *Bot) calls(v engine.View, rng *rand.Rand) bool {
 		want = b.guess(v)
 	default:
 		want = b.read(v)
+	}
+	if b.level != Hard && v.Pile.Hi != engine.Open && v.Pile.Hi <= smallPile {
+		want = 1 - (1-want)*(1-smallWant)
 	}
 	listening := max(1, len(v.Seats)-1)
 	return rng.Float64() < 1-math.Pow(1-want, 1/float64(listening))

@@ -239,3 +239,52 @@ func TestPads(t *testing.T) {
 		}
 	}
 }
+
+// Every level calls a plain one-card claim more readily onto a pile of one or
+// two than onto a big pile: a wrong call there costs a card or two, and calls
+// are what make a game last.
+func TestCallsSmallPilesReadily(t *testing.T) {
+	tests := []struct {
+		level    Level
+		smallMin float64 // the least share of small piles called, per listener
+	}{
+		{Easy, 0.2},
+		{Medium, 0.2},
+		{Hard, 0.5},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.level), func(t *testing.T) {
+			for _, style := range SiteStyles() {
+				b, err := New(tt.level, style, 17)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rate := func(big bool) float64 {
+					const n = 600
+					calls := 0
+					for version := range n {
+						// Seat 0 claims one ace, 12 cards down to 11; this
+						// seat holds none, so the claim may well be true.
+						v := callView(cards(t, "2S", "5C", "9C", "JD", "QH", "KS"), 1, 12, 11, false)
+						if big {
+							bigPile(&v)
+						}
+						v.Version = version
+						if a, _ := b.Choose(v); a.Kind == engine.ActCall {
+							calls++
+						}
+					}
+					return float64(calls) / n
+				}
+				small, big := rate(false), rate(true)
+				t.Logf("%s: small pile %.2f, big pile %.2f", b, small, big)
+				if small < tt.smallMin {
+					t.Errorf("%s: got %.2f of small piles called, want at least %.2f", b, small, tt.smallMin)
+				}
+				if small < big+0.1 {
+					t.Errorf("%s: got %.2f of small piles called, want clearly more than the %.2f of big ones", b, small, big)
+				}
+			}
+		})
+	}
+}
