@@ -90,6 +90,9 @@ func (s *Server) authenticate(c echo.Context, token string, next echo.HandlerFun
 		return tooFast(wait)
 	}
 	c.Set(seatKey, seat)
+	// The table checks the token again as it serves the request, in case
+	// the start numbered the seats afresh since this look-up.
+	c.SetRequest(c.Request().WithContext(live.WithToken(c.Request().Context(), token)))
 	return next(c)
 }
 

@@ -22,6 +22,7 @@ var (
 	errBotSeat    = refuse(CodeForbidden, "A bot plays this seat now.")
 	errNoSeat     = refuse(CodeInvalid, "There's no such seat at this table.")
 	errOverGame   = refuse(CodeConflict, "The game is over.")
+	errSeatMoved  = refuse(CodeConflict, "The seats were numbered afresh as the game started: look again.")
 	// errOver is a move at a game that has ended, refused as the engine
 	// refuses one.
 	errOver = &engine.Error{Code: engine.CodeOver, Message: "The game is over."}

@@ -293,13 +293,13 @@ func (m *Manager) Seats(ctx context.Context, id string) ([]SeatInfo, error) {
 // View is the game as seat sees it; engine.Spectator for anyone.
 func (m *Manager) View(ctx context.Context, id string, seat int) (engine.View, error) {
 	var v engine.View
-	running, err := m.do(ctx, id, func(t *table) error {
+	running, err := m.do(ctx, id, asSeat(ctx, seat, func(t *table) error {
 		if t.state == nil {
 			return errNotStarted
 		}
 		v = t.state.View(seat)
 		return nil
-	})
+	}))
 	if running {
 		return v, err
 	}
@@ -314,13 +314,13 @@ func (m *Manager) View(ctx context.Context, id string, seat int) (engine.View, e
 // seat's private ones while it runs, everything once it is over.
 func (m *Manager) Log(ctx context.Context, id string, seat int) ([]engine.Event, error) {
 	var events []engine.Event
-	running, err := m.do(ctx, id, func(t *table) error {
+	running, err := m.do(ctx, id, asSeat(ctx, seat, func(t *table) error {
 		if t.state == nil {
 			return errNotStarted
 		}
 		events = t.state.Log(seat)
 		return nil
-	})
+	}))
 	if running {
 		return events, err
 	}
@@ -335,11 +335,11 @@ func (m *Manager) Log(ctx context.Context, id string, seat int) ([]engine.Event,
 // action is stored before the view after it is returned.
 func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.View, error) {
 	var v engine.View
-	running, err := m.do(ctx, id, func(t *table) error {
+	running, err := m.do(ctx, id, asSeat(ctx, a.Seat, func(t *table) error {
 		var err error
 		v, err = t.act(a)
 		return err
-	})
+	}))
 	if running {
 		return v, err
 	}
@@ -388,24 +388,50 @@ func (m *Manager) change(ctx context.Context, id string, fn func(t *table) error
 // Start starts an open game (host only). With FillBots every empty seat gets
 // a bot; at least 3 must be seated.
 func (m *Manager) Start(ctx context.Context, id string, by int) error {
-	return m.change(ctx, id, func(t *table) error { return t.start(by) })
+	return m.change(ctx, id, asSeat(ctx, by, func(t *table) error { return t.start(by) }))
 }
 
 // Leave frees a seat before the start; during play a bot takes it over.
 func (m *Manager) Leave(ctx context.Context, id string, seat int) error {
-	return m.change(ctx, id, func(t *table) error { return t.leave(seat) })
+	return m.change(ctx, id, asSeat(ctx, seat, func(t *table) error { return t.leave(seat) }))
 }
 
 // HandToBot hands seat to a bot for the rest of the game: by must be that
 // seat, or the host when the seat's person is away.
 func (m *Manager) HandToBot(ctx context.Context, id string, by, seat int) error {
-	return m.change(ctx, id, func(t *table) error { return t.handToBot(by, seat) })
+	return m.change(ctx, id, asSeat(ctx, by, func(t *table) error { return t.handToBot(by, seat) }))
 }
 
 // End ends the game early (host only): it is kept, marked ended, and never
 // rated.
 func (m *Manager) End(ctx context.Context, id string, by int) error {
-	return m.change(ctx, id, func(t *table) error { return t.end(by) })
+	return m.change(ctx, id, asSeat(ctx, by, func(t *table) error { return t.end(by) }))
+}
+
+// tokenKey is the context key of the token a request was authenticated with.
+type tokenKey struct{}
+
+// WithToken returns a context carrying the token a request was authenticated
+// with. The table checks it again when it serves the request: the start
+// numbers the seats afresh, and a request whose seat was looked up under the
+// old numbers must never see or act as someone else.
+func WithToken(ctx context.Context, token string) context.Context {
+	return context.WithValue(ctx, tokenKey{}, token)
+}
+
+// asSeat runs fn only if the request's token (see WithToken) still belongs to
+// seat when the table serves it. Without a token there is nothing to check.
+func asSeat(ctx context.Context, seat int, fn func(t *table) error) func(t *table) error {
+	token, ok := ctx.Value(tokenKey{}).(string)
+	if !ok || seat == engine.Spectator {
+		return fn
+	}
+	return func(t *table) error {
+		if s, ok := matchToken(t.tokenHashes(), token); !ok || s != seat {
+			return errSeatMoved
+		}
+		return fn(t)
+	}
 }
 
 // Authenticate finds the seat whose token this is, comparing sha256 hashes

@@ -475,11 +475,16 @@ func (t *table) publish(final bool) {
 
 // refresh updates what readers off the goroutine see.
 func (t *table) refresh() {
+	t.snap.Store(&snapshot{summary: t.summary(), tokens: t.tokenHashes()})
+}
+
+// tokenHashes are the seats' token hashes, by seat number.
+func (t *table) tokenHashes() [][]byte {
 	tokens := make([][]byte, len(t.seats))
 	for i, s := range t.seats {
 		tokens[i] = s.TokenHash
 	}
-	t.snap.Store(&snapshot{summary: t.summary(), tokens: tokens})
+	return tokens
 }
 
 // summary is the game as the lobby lists it.
