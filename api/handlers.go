@@ -212,7 +212,7 @@ func (s *Server) events(c echo.Context) error {
 		return err
 	}
 	defer done()
-	return s.hub.serve(c, id, seat, v)
+	return s.hub.serve(c, id, seat, v, func() (engine.View, error) { return s.games.View(ctx, id, seat) })
 }
 
 // gameID is the game's code from the path. Codes are lowercase, but a person

@@ -248,14 +248,21 @@ func (h *Hub) attach(game string, seat int, v engine.View) (string, error) {
 }
 
 // serve streams a seat's views until the client goes, the game ends or the
-// Hub stops. v is the view when the client connected.
-func (h *Hub) serve(c echo.Context, game string, seat int, v engine.View) error {
+// Hub stops. v is the view when the client connected; fresh, if not nil,
+// reads it again once the stream exists, since a change published between
+// the first reading and the attaching reached no stream.
+func (h *Hub) serve(c echo.Context, game string, seat int, v engine.View, fresh func() (engine.View, error)) error {
 	name, err := h.attach(game, seat, v)
 	if err == errGameClosed {
 		return serveOnce(c, v)
 	}
 	if err != nil {
 		return err
+	}
+	if fresh != nil {
+		if nv, err := fresh(); err == nil {
+			h.Publish(game, seat, nv)
+		}
 	}
 	ctx, cancel := context.WithCancel(c.Request().Context())
 	defer cancel()

@@ -39,7 +39,7 @@ func newHubHarness(t *testing.T, cfg HubConfig) *hubHarness {
 		h.mu.Lock()
 		v := h.cur[seat]
 		h.mu.Unlock()
-		return h.hub.serve(c, c.Param("game"), seat, v)
+		return h.hub.serve(c, c.Param("game"), seat, v, nil)
 	})
 	h.srv = httptest.NewServer(e)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -351,7 +351,7 @@ func TestHubNoGoroutineLeak(t *testing.T) {
 func TestHubRunEndsSubscribers(t *testing.T) {
 	hub := NewHub(HubConfig{})
 	e := echo.New()
-	e.GET("/s", func(c echo.Context) error { return hub.serve(c, "g5", 0, engine.View{Version: 1}) })
+	e.GET("/s", func(c echo.Context) error { return hub.serve(c, "g5", 0, engine.View{Version: 1}, nil) })
 	srv := httptest.NewServer(e)
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -371,5 +371,34 @@ func TestHubRunEndsSubscribers(t *testing.T) {
 	}
 	if _, err := hub.attach("g5", 0, engine.View{}); err != errShuttingDown {
 		t.Errorf("attaching after Run ended = %v, want %v", err, errShuttingDown)
+	}
+}
+
+// A view published between the handler reading the current view and the
+// stream existing reaches no stream: serve reads it again after attaching,
+// so the subscriber starts from the newer one.
+func TestHubSendsAViewThatChangedWhileConnecting(t *testing.T) {
+	hub := NewHub(HubConfig{})
+	e := echo.New()
+	e.GET("/s", func(c echo.Context) error {
+		old := engine.View{Version: 4}
+		hub.Publish("g6", 0, engine.View{Version: 5}) // the table moves on: no stream yet
+		return hub.serve(c, "g6", 0, old, func() (engine.View, error) { return engine.View{Version: 5}, nil })
+	})
+	srv := httptest.NewServer(e)
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hub.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	events := subscribe(t, t.Context(), srv.URL+"/s")
+	if got := next(t, events); got.view.Version != 5 || got.id != "5" {
+		t.Errorf("got first event %s with version %d, want the newer view, 5", got.id, got.view.Version)
 	}
 }
