@@ -207,6 +207,12 @@ func TestRoutes(t *testing.T) {
 				}
 			}},
 		{name: "play after the end", method: "POST", path: "/api/v1/games/{id}/pass", token: "{bo}", body: `{"no":1}`, status: 409, code: "over"},
+		{name: "the view once it's ended", method: "GET", path: "/api/v1/games/{id}/view", token: "{bo}", status: 200,
+			after: func(t *testing.T, a answer) {
+				if v := decodeInto[engine.View](t, a); v.Phase != engine.PhaseOver || !v.Ended || len(v.Can) != 0 {
+					t.Errorf("after the end the view is phase %v, ended %v, can %v: want over, ended, no moves", v.Phase, v.Ended, v.Can)
+				}
+			}},
 		{name: "the log once it's over", method: "GET", path: "/api/v1/games/{id}/log", status: 200},
 		{name: "list ended", method: "GET", path: "/api/v1/games?status=ended", status: 200},
 		{name: "no such route", method: "GET", path: "/api/v1/nothing", status: 404, code: "not_found"},

@@ -3,6 +3,7 @@ package engine
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 func TestGoingOut(t *testing.T) {
@@ -138,5 +139,29 @@ func TestPlacesByCardsLeft(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestEndEarly(t *testing.T) {
+	s := rulesTable(t, Options{})
+	run(t, s, []step{playSneak})
+	s.End(at(2000))
+	if !s.Over() || !s.Ended() || s.Deadline() != (time.Time{}) || len(s.Deciding()) != 0 {
+		t.Fatalf("got phase %v ended %v deadline %v deciding %v: want over, ended, nothing pending",
+			s.Phase(), s.Ended(), s.Deadline(), s.Deciding())
+	}
+	checkResult(t, s)
+	v := s.View(1)
+	if !v.Ended || len(v.Can) != 0 || len(v.Result) != s.Seats() || v.Last == nil || v.Last.Cards == nil {
+		t.Errorf("got view ended %v can %v result %v last %+v: want ended, no moves, every seat placed, the last play shown",
+			v.Ended, v.Can, v.Result, v.Last)
+	}
+	version := s.Version()
+	s.End(at(3000))
+	if s.Version() != version {
+		t.Errorf("ending an ended game again: got version %d, want %d", s.Version(), version)
+	}
+	if err := s.Apply(Action{Kind: ActCall, Seat: 1, No: 1}, at(3000)); codeOf(t, err) != CodeOver {
+		t.Errorf("a call after the end: got %v, want %s", err, CodeOver)
 	}
 }

@@ -133,6 +133,7 @@ type State struct {
 	sneaks []int // plays with a sneak, per seat: secret until the game ends
 	result []Place
 	capped bool
+	ended  bool // ended early, by the host
 
 	version int
 	log     []Event
@@ -215,6 +216,22 @@ func (s *State) Result() []Place { return slices.Clone(s.result) }
 // Capped reports whether the game ended at the play cap rather than with a
 // player going out.
 func (s *State) Capped() bool { return s.capped }
+
+// Ended reports whether the game was ended early (End) rather than played
+// out.
+func (s *State) Ended() bool { return s.ended }
+
+// End ends the game early, as a host may: nobody wins, and everyone is placed
+// by cards left, fewest first, ties sharing. A game already over is left as
+// it is.
+func (s *State) End(now time.Time) {
+	if s.phase == PhaseOver {
+		return
+	}
+	s.ended = true
+	s.finish(-1, now)
+	s.version++
+}
 
 // HandSize is how many cards a seat holds. It is secret from the other seats:
 // servers and simulators use it, never a bot.

@@ -45,6 +45,8 @@ type View struct {
 	Doubt  string      `json:"doubt,omitempty"`
 	Result []ResultRow `json:"result,omitempty"`
 	Capped bool        `json:"capped,omitempty"`
+	// Ended: the host ended the game early; nobody won.
+	Ended bool `json:"ended,omitempty"`
 }
 
 // SeatView is one seat as the table sees it.
@@ -122,6 +124,7 @@ func (s *State) View(seat int) View {
 		MaxClaim:  s.opts.MaxClaim(),
 		Can:       []ActionKind{},
 		Capped:    s.capped,
+		Ended:     s.ended,
 	}
 	if s.phase != PhasePlay && s.phase != PhaseOver {
 		v.Rank = RankAt(s.rank + 1)

@@ -228,8 +228,10 @@ func TestHandToBotAndEnd(t *testing.T) {
 			t.Errorf("seat %d of an ended game rated", r.Seat)
 		}
 	}
-	if v, err := f.m.View(f.ctx, id, 0); err != nil || len(v.Hand) == 0 {
-		t.Errorf("view of an ended game: got %d cards, %v, want the hand as it stood", len(v.Hand), err)
+	if v, err := f.m.View(f.ctx, id, 0); err != nil || len(v.Hand) == 0 || v.Phase != engine.PhaseOver || !v.Ended ||
+		len(v.Can) != 0 || len(v.Result) != 4 {
+		t.Errorf("view of an ended game: got %d cards, phase %v, ended %v, can %v, %d places, %v: want the hand as it stood, over, ended, no moves, 4 places",
+			len(v.Hand), v.Phase, v.Ended, v.Can, len(v.Result), err)
 	}
 	if err := f.m.Close(f.ctx); err != nil {
 		t.Fatal(err)

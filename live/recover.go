@@ -105,7 +105,10 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 	if err != nil {
 		return nil, m.unsaved(id, err)
 	}
-	if !g.EndedAt.IsZero() {
+	switch {
+	case g.Status == string(StatusEnded):
+		s.End(g.EndedAt)
+	case !g.EndedAt.IsZero():
 		// EndedAt is stored to the microsecond, and the deadline that ended
 		// the game may lie up to a microsecond after it.
 		s.Tick(g.EndedAt.Add(time.Microsecond))

@@ -189,13 +189,14 @@ func (t *table) end(by int) error {
 		return errOverGame
 	}
 	now := later(t.now, t.at)
-	var places []engine.Place
+	var ended *engine.State
 	var results []store.Result
 	plays := 0
 	if t.state != nil {
-		places = standings(t.state)
-		plays = t.state.Plays()
-		for _, p := range places {
+		ended = t.state.Clone()
+		ended.End(now)
+		plays = ended.Plays()
+		for _, p := range ended.Result() {
 			results = append(results, store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left})
 		}
 	}
@@ -205,24 +206,9 @@ func (t *table) end(by int) error {
 		return err
 	}
 	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusEnded), now, plays
-	t.results = places
+	if ended != nil {
+		t.state, t.results = ended, ended.Result()
+	}
 	t.over = true
 	return nil
-}
-
-// standings places the seats of a game stopped early by cards left, fewest
-// first, ties sharing.
-func standings(s *engine.State) []engine.Place {
-	places := make([]engine.Place, s.Seats())
-	for seat := range places {
-		places[seat] = engine.Place{Seat: seat, Left: s.HandSize(seat)}
-	}
-	slices.SortStableFunc(places, func(a, b engine.Place) int { return a.Left - b.Left })
-	for i := range places {
-		places[i].Place = i + 1
-		if i > 0 && places[i].Left == places[i-1].Left {
-			places[i].Place = places[i-1].Place
-		}
-	}
-	return places
 }
