@@ -16,24 +16,58 @@ import (
 	"bullshit/store"
 )
 
-// faulty is a store whose action writes fail while fail is set.
+// faulty is a store whose action writes fail while fail is set, or, while
+// lost is set, are committed but answered with an error, as when the
+// connection drops after the commit.
 type faulty struct {
 	*store.Store
-	fail atomic.Bool
+	fail, lost atomic.Bool
 }
 
 func (s *faulty) AppendAction(ctx context.Context, a store.Action) error {
-	if s.fail.Load() {
-		return errors.New("disk full")
-	}
-	return s.Store.AppendAction(ctx, a)
+	return s.AppendActions(ctx, []store.Action{a})
 }
 
 func (s *faulty) AppendActions(ctx context.Context, actions []store.Action) error {
 	if s.fail.Load() {
 		return errors.New("disk full")
 	}
-	return s.Store.AppendActions(ctx, actions)
+	err := s.Store.AppendActions(ctx, actions)
+	if err == nil && s.lost.Load() {
+		return errors.New("connection reset after the commit")
+	}
+	return err
+}
+
+func TestWriteCommittedButAnsweredWithAnErrorStands(t *testing.T) {
+	f := newFixture(t)
+	st := &faulty{Store: f.st}
+	f.m.Close(f.ctx)
+	f.m = f.open(st)
+	id, _ := personGame(f)
+	f.until(id, 10*time.Minute, func() bool {
+		v := f.view(id, 0)
+		return v.Phase == engine.PhasePlay && v.Turn == 0 && v.Plays > 0
+	})
+	n := f.actions(id)
+	play, _ := f.view(id, 0).Fallback()
+
+	st.lost.Store(true)
+	if _, err := f.m.Act(f.ctx, id, play); err != nil {
+		t.Fatalf("got %v for a move the store committed, want it accepted", err)
+	}
+	st.lost.Store(false)
+	if got, want := f.actions(id), n+1; got != want {
+		t.Errorf("got %d stored actions, want %d", got, want)
+	}
+	if v := f.view(id, 0); v.Plays != play.No+1 {
+		t.Errorf("got the table at play %d, want the committed play %d to stand", v.Plays, play.No+1)
+	}
+	// The table is not wedged on a taken sequence number: play goes on.
+	f.step(id, 5*time.Second)
+	if got := f.actions(id); got < n+2 {
+		t.Errorf("got %d stored actions, want the bots to move on past %d", got, n+1)
+	}
 }
 
 func TestStoreFailureLeavesStateUnchanged(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"reflect"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -305,7 +306,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 	rec := store.Action{GameID: t.id, Seq: len(t.actions) + 1, At: at, Action: a}
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	if err := t.m.appendAction(ctx, rec); err != nil {
+	if err := t.m.appendAction(ctx, rec); err != nil && !t.storedAnyway(rec) {
 		t.rollback()
 		return t.m.unsaved(t.id, err)
 	}
@@ -354,6 +355,21 @@ func (t *table) engineOptions() engine.Options {
 	opts := t.game.Options
 	opts.Seats = seated(t.seats)
 	return opts
+}
+
+// storedAnyway reports whether a write that failed was committed all the
+// same (a connection lost after the commit, a time-out on its answer). Only
+// then may the move stand: telling the player it failed would contradict
+// the log a restart replays, and the next move would find its number taken.
+func (t *table) storedAnyway(rec store.Action) bool {
+	ctx, cancel := t.writeContext()
+	defer cancel()
+	stored, err := t.m.st.Actions(ctx, t.id)
+	if err != nil || len(stored) < rec.Seq {
+		return false
+	}
+	got := stored[rec.Seq-1]
+	return got.Seq == rec.Seq && got.At.Equal(rec.At) && reflect.DeepEqual(got.Action, rec.Action)
 }
 
 func (t *table) writeContext() (context.Context, context.CancelFunc) {
