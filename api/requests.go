@@ -18,19 +18,6 @@ import (
 // ten-seat table's settings, is well under 1 KiB.
 const MaxBody = 8 << 10
 
-// MaxName is the longest display name, in characters.
-const MaxName = 32
-
-// DefaultAwayAfter is how long a person's turn waits before a bot covers it
-// when the table's creator doesn't say.
-const DefaultAwayAfter = 60 * time.Second
-
-// The range a table may set for AwayAfter.
-const (
-	minAwayAfter = 15 * time.Second
-	maxAwayAfter = 10 * time.Minute
-)
-
 // CreateBody is a new table's settings as a client sends them. Unset fields
 // take the standard settings.
 type CreateBody struct {
@@ -108,12 +95,12 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 	if err := opts.Validate(); err != nil {
 		return live.CreateRequest{}, err
 	}
-	away := DefaultAwayAfter
+	away := live.DefaultAwayAfter
 	if b.AwayAfterSeconds != 0 {
 		secs := b.AwayAfterSeconds // compared before multiplying, which could overflow
-		if secs < int(minAwayAfter/time.Second) || secs > int(maxAwayAfter/time.Second) {
+		if secs < int(live.MinAwayAfter/time.Second) || secs > int(live.MaxAwayAfter/time.Second) {
 			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions, Message: fmt.Sprintf(
-				"A seat is handed to a bot after %d to %d seconds away.", int(minAwayAfter.Seconds()), int(maxAwayAfter.Seconds()))}
+				"A seat is handed to a bot after %d to %d seconds away.", int(live.MinAwayAfter.Seconds()), int(live.MaxAwayAfter.Seconds()))}
 		}
 		away = time.Duration(secs) * time.Second
 	}
@@ -187,8 +174,8 @@ func cleanName(s string) (string, error) {
 		return "", invalid("Give a name for your seat.")
 	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }):
 		return "", invalid("A name is one line of plain text.")
-	case utf8.RuneCountInString(s) > MaxName:
-		return "", invalid(fmt.Sprintf("A name is at most %d characters.", MaxName))
+	case utf8.RuneCountInString(s) > live.MaxName:
+		return "", invalid(fmt.Sprintf("A name is at most %d characters.", live.MaxName))
 	}
 	return s, nil
 }

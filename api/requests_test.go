@@ -30,7 +30,7 @@ func TestDecodeCreate(t *testing.T) {
 		code string
 	}{
 		{"standard", `{"seats":4,"name":"Ann"}`,
-			live.CreateRequest{Options: std, HostName: "Ann", AwayAfter: DefaultAwayAfter}, ""},
+			live.CreateRequest{Options: std, HostName: "Ann", AwayAfter: live.DefaultAwayAfter}, ""},
 		{"every setting", `{"seats":6,"sneak":0,"window_seconds":10,"pace":"relaxed","away_after_seconds":30,"name":" Bo ","bots":[{"level":"hard","style":"bold"}],"fill_bots":true}`,
 			live.CreateRequest{
 				Options:  engine.Options{Seats: 6, Sneak: 0, Window: 10 * time.Second, Pace: engine.Relaxed, Penalty: engine.StandardPenalty},
@@ -49,7 +49,7 @@ func TestDecodeCreate(t *testing.T) {
 		{"simulation-only style", `{"seats":3,"bots":[{"level":"easy","style":"always"}],"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
 		{"no name", `{"seats":4}`, live.CreateRequest{}, "invalid"},
 		{"blank name", `{"seats":4,"name":"   "}`, live.CreateRequest{}, "invalid"},
-		{"long name", `{"seats":4,"name":"` + strings.Repeat("x", MaxName+1) + `"}`, live.CreateRequest{}, "invalid"},
+		{"long name", `{"seats":4,"name":"` + strings.Repeat("x", live.MaxName+1) + `"}`, live.CreateRequest{}, "invalid"},
 		{"two-line name", `{"seats":4,"name":"a\nb"}`, live.CreateRequest{}, "invalid"},
 		{"unknown field", `{"seats":4,"name":"Ann","colour":"red"}`, live.CreateRequest{}, "invalid"},
 		{"wrong type", `{"seats":"four","name":"Ann"}`, live.CreateRequest{}, "invalid"},
@@ -210,10 +210,10 @@ func FuzzDecodeCreate(f *testing.F) {
 		if err := req.Options.Validate(); err != nil {
 			t.Fatalf("decodeCreate(%q) accepted settings the engine refuses: %v", body, err)
 		}
-		if req.HostName == "" || len([]rune(req.HostName)) > MaxName {
+		if req.HostName == "" || len([]rune(req.HostName)) > live.MaxName {
 			t.Fatalf("decodeCreate(%q) accepted the name %q", body, req.HostName)
 		}
-		if req.AwayAfter < minAwayAfter || req.AwayAfter > maxAwayAfter || len(req.Bots) >= req.Options.Seats {
+		if req.AwayAfter < live.MinAwayAfter || req.AwayAfter > live.MaxAwayAfter || len(req.Bots) >= req.Options.Seats {
 			t.Fatalf("decodeCreate(%q) = %+v", body, req)
 		}
 	})

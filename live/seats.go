@@ -20,10 +20,10 @@ import (
 // The limits on a table's away time.
 const (
 	DefaultAwayAfter = 60 * time.Second
-	MinAwayAfter     = 10 * time.Second
+	MinAwayAfter     = 15 * time.Second
 	MaxAwayAfter     = 10 * time.Minute
 	// MaxName is the longest display name, in characters.
-	MaxName = 24
+	MaxName = 32
 )
 
 // newGame checks a request and builds the game and seats to store, with the
