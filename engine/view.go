@@ -17,7 +17,8 @@ type View struct {
 	Seat    int     `json:"seat"`
 	Options Options `json:"options"`
 	Phase   Phase   `json:"phase"`
-	// Turn is the seat that plays now (or next, while a play is settled).
+	// Turn is the seat whose turn it is: in the play phase the one to play;
+	// while a play is being called, revealed or paid for, the one who made it.
 	Turn int `json:"turn"`
 	// RankIndex is the rank index (see RankAt) of the play being made or,
 	// while a play is on the table, of that play; it counts the plays settled
