@@ -21,7 +21,14 @@ import (
 // connection drops after the commit.
 type faulty struct {
 	*store.Store
-	fail, lost atomic.Bool
+	fail, lost, seats atomic.Bool // seats: seat saves fail
+}
+
+func (s *faulty) SaveSeat(ctx context.Context, seat store.Seat) error {
+	if s.seats.Load() {
+		return errors.New("disk full")
+	}
+	return s.Store.SaveSeat(ctx, seat)
 }
 
 func (s *faulty) AppendAction(ctx context.Context, a store.Action) error {
@@ -284,5 +291,33 @@ func TestEndsWithItsContext(t *testing.T) {
 	}
 	if got := f.pub.closed[id]; got != 1 {
 		t.Errorf("the publisher was told %d times the game closed, want once", got)
+	}
+}
+
+// A seat a bot covered must reach the store even if saving it failed at the
+// time, or a restart would bring it back as one to rate.
+func TestCoveredSeatIsSavedAgainAfterAFailure(t *testing.T) {
+	f := newFixture(t)
+	st := &faulty{Store: f.st}
+	f.m.Close(f.ctx)
+	f.m = f.open(st)
+	id, _ := personGame(f)
+	f.until(id, 10*time.Minute, func() bool {
+		v := f.view(id, 0)
+		return v.Phase == engine.PhasePlay && v.Turn == 0
+	})
+	st.seats.Store(true)
+	f.until(id, DefaultAwayAfter+time.Second, func() bool { return f.seat(id, 0).Away })
+	_, seats, err := f.st.Game(f.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seats[0].Covered {
+		t.Fatalf("got the seat stored as covered while saves fail, want the failure to be real")
+	}
+	st.seats.Store(false)
+	f.step(id, 10*time.Second) // the bots' next moves are stored, and the seat with them
+	if _, seats, err = f.st.Game(f.ctx, id); err != nil || !seats[0].Covered || !seats[0].Away {
+		t.Errorf("got stored seat %+v (%v), want it saved away and covered once the store works", seats[0], err)
 	}
 }

@@ -104,6 +104,8 @@ type table struct {
 	reseat    bool
 	// sentFinal: the final views are out; nothing is published after them.
 	sentFinal bool
+	// unsavedSeats are seats whose last change the store refused.
+	unsavedSeats map[int]bool
 }
 
 func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
@@ -303,6 +305,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 	if err := t.state.Apply(a, at); err != nil {
 		return err
 	}
+	t.saveSeatsAgain()
 	rec := store.Action{GameID: t.id, Seq: len(t.actions) + 1, At: at, Action: a}
 	ctx, cancel := t.writeContext()
 	defer cancel()
@@ -434,20 +437,36 @@ func (t *table) markAway(seat int, at time.Time) {
 	t.saveSeat(seat)
 }
 
-// saveSeat stores a seat the table changed by itself. A failure is logged:
-// the table plays on with its memory.
+// saveSeat stores a seat the table changed by itself. A failure is logged
+// and the table plays on with its memory, saving the seat again before each
+// later move it stores: a seat a bot covered must not come back from a
+// restart as one to rate.
 func (t *table) saveSeat(seat int) {
 	t.reseat = true
 	ctx, cancel := t.writeContext()
 	defer cancel()
 	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
 		t.m.log.Error("saving a seat failed", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
+		if t.unsavedSeats == nil {
+			t.unsavedSeats = make(map[int]bool)
+		}
+		t.unsavedSeats[seat] = true
+		return
+	}
+	delete(t.unsavedSeats, seat)
+}
+
+// saveSeatsAgain retries the seats whose saving failed.
+func (t *table) saveSeatsAgain() {
+	for seat := range t.unsavedSeats {
+		t.saveSeat(seat)
 	}
 }
 
 // finish stores the finished game with its results. A seat is rated if a
 // person played it throughout.
 func (t *table) finish() {
+	t.saveSeatsAgain()
 	places := t.state.Result()
 	results := make([]store.Result, len(places))
 	for i, p := range places {
