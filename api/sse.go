@@ -31,10 +31,13 @@ type HubConfig struct {
 	Retry time.Duration
 }
 
-// Hub sends every seat's view to the clients watching it, one event stream
-// per seat (and one for spectators), each event's id the view's version. It
-// implements live.Publisher: Publish never blocks, so a stalled client can
-// only lose its own events, never hold up its table.
+// Hub sends every seat's view to the clients watching it, each event's id
+// the view's version. Every connection has an event stream of its own: the
+// library hands an event to a stream's subscribers one after another, so a
+// shared stream would let one client that stops reading hold up the others
+// (every spectator of a game, or a player's other tab). It implements
+// live.Publisher: Publish never blocks, so a stalled client can only lose its
+// own events, never hold up its table.
 //
 // It is built on r3labs/sse with its traps avoided: nothing is replayed
 // (a subscriber gets the current view on connecting instead), streams are
@@ -50,15 +53,18 @@ type Hub struct {
 	clock func() time.Time
 
 	mu      sync.Mutex
-	streams map[string]*stream
+	streams map[string]*stream            // by stream name
+	watched map[string]map[string]*stream // by seat (seatKey), then stream name
+	nextID  uint64
 	closed  map[string]time.Time // games closed lately, to refuse late subscribers
 	subs    int
 	done    bool
 }
 
-// stream is the Hub's record of one seat's stream.
+// stream is the Hub's record of one connection's stream.
 type stream struct {
 	game    string
+	seat    string // watchKey(game, seat)
 	view    []byte // the latest view's JSON
 	version int
 	missed  bool // the latest view couldn't be queued: try again
@@ -95,7 +101,7 @@ func NewHub(cfg HubConfig) *Hub {
 		cfg.Retry = defaultRetry
 	}
 	h := &Hub{log: cfg.Logger, cfg: cfg, clock: time.Now,
-		streams: make(map[string]*stream), closed: make(map[string]time.Time)}
+		streams: make(map[string]*stream), watched: make(map[string]map[string]*stream), closed: make(map[string]time.Time)}
 	h.ctx, h.stop = context.WithCancel(context.Background())
 	srv := sse.New()
 	srv.AutoReplay = false // its log would grow forever; the current view is sent on connect instead
@@ -108,14 +114,13 @@ func NewHub(cfg HubConfig) *Hub {
 	return h
 }
 
-func streamName(game string, seat int) string { return game + "/" + strconv.Itoa(seat) }
+func watchKey(game string, seat int) string { return game + "/" + strconv.Itoa(seat) }
 
-// Publish queues a seat's new view for its subscribers, if it has any.
+// Publish queues a seat's new view for each of its subscribers.
 func (h *Hub) Publish(game string, seat int, v engine.View) {
-	name := streamName(game, seat)
+	key := watchKey(game, seat)
 	h.mu.Lock()
-	st := h.streams[name]
-	watched := st != nil && !st.closing
+	watched := len(h.watched[key]) > 0
 	h.mu.Unlock()
 	if !watched {
 		return
@@ -127,12 +132,13 @@ func (h *Hub) Publish(game string, seat int, v engine.View) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	st = h.streams[name]
-	if st == nil || st.closing || v.Version < st.version {
-		return
+	for name, st := range h.watched[key] {
+		if st.closing || v.Version <= st.version {
+			continue
+		}
+		st.view, st.version = data, v.Version
+		h.send(name, st)
 	}
-	st.view, st.version = data, v.Version
-	h.send(name, st)
 }
 
 // Close ends a game's streams once each has had its final view.
@@ -176,6 +182,12 @@ func (h *Hub) finish(name string, st *stream) {
 // remove drops a stream nobody is subscribed to. Called with h.mu held.
 func (h *Hub) remove(name string) {
 	h.srv.RemoveStream(name)
+	if st := h.streams[name]; st != nil {
+		delete(h.watched[st.seat], name)
+		if len(h.watched[st.seat]) == 0 {
+			delete(h.watched, st.seat)
+		}
+	}
 	delete(h.streams, name)
 }
 
@@ -222,7 +234,7 @@ func (h *Hub) attach(game string, seat int, v engine.View) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encoding a view: %w", err)
 	}
-	name := streamName(game, seat)
+	key := watchKey(game, seat)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -231,19 +243,16 @@ func (h *Hub) attach(game string, seat int, v engine.View) (string, error) {
 	case !h.closed[game].IsZero():
 		return "", errGameClosed
 	}
-	st := h.streams[name]
-	if st == nil {
-		st = &stream{game: game, version: -1}
-		h.streams[name] = st
+	h.nextID++
+	name := key + "/" + strconv.FormatUint(h.nextID, 10)
+	st := &stream{game: game, seat: key, view: data, version: v.Version, subs: 1}
+	h.streams[name] = st
+	if h.watched[key] == nil {
+		h.watched[key] = make(map[string]*stream)
 	}
-	if v.Version >= st.version {
-		st.view, st.version = data, v.Version
-	}
-	st.subs++
+	h.watched[key][name] = st
 	h.subs++
-	if !h.srv.StreamExists(name) {
-		h.srv.CreateStream(name)
-	}
+	h.srv.CreateStream(name)
 	return name, nil
 }
 
@@ -372,6 +381,7 @@ func (h *Hub) shutdown() {
 	defer h.mu.Unlock()
 	h.srv.Close()
 	clear(h.streams)
+	clear(h.watched)
 }
 
 // Subscribers is how many clients are subscribed, for tests and metrics.

@@ -279,6 +279,30 @@ func TestHubStalledClientCannotStallTheTable(t *testing.T) {
 	waitFor(t, "every subscriber to go", func() bool { return h.hub.Subscribers() == 0 })
 }
 
+// TestHubStalledSpectatorCannotStallAnother: two clients watching the same
+// seat (spectators, or one player's two tabs) each have a stream of their
+// own, so one that never reads cannot hold up the other.
+func TestHubStalledSpectatorCannotStallAnother(t *testing.T) {
+	h := newHubHarness(t, HubConfig{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond})
+	h.mu.Lock()
+	h.cur[engine.Spectator] = engine.View{Version: 0, Seat: engine.Spectator}
+	h.mu.Unlock()
+	conn := stall(t, h, "/s/g7/-1")
+	waitFor(t, "the stalled spectator to subscribe", func() bool { return h.hub.Subscribers() == 1 })
+	watcher := subscribe(t, t.Context(), h.srv.URL+"/s/g7/-1")
+
+	const views = 2000
+	big := strings.Repeat("x", 16<<10)
+	for i := 1; i <= views; i++ {
+		h.publish("g7", engine.View{Version: i, Seat: engine.Spectator, Doubt: big})
+	}
+	for e := next(t, watcher); e.view.Version != views; e = next(t, watcher) {
+	}
+	conn.Close()
+	h.hub.Close("g7")
+	waitFor(t, "every subscriber to go", func() bool { return h.hub.Subscribers() == 0 })
+}
+
 // TestHubDropsStalledClient checks a client that stops reading but stays
 // connected is dropped once a write to it times out.
 func TestHubDropsStalledClient(t *testing.T) {
