@@ -46,16 +46,28 @@ func (s *faulty) AppendActions(ctx context.Context, actions []store.Action) erro
 	return err
 }
 
-func TestWriteCommittedButAnsweredWithAnErrorStands(t *testing.T) {
+// faultyFixture is a fixture whose Manager writes through a faulty store.
+func faultyFixture(t *testing.T) (*fixture, *faulty) {
 	f := newFixture(t)
 	st := &faulty{Store: f.st}
 	f.m.Close(f.ctx)
 	f.m = f.open(st)
-	id, _ := personGame(f)
+	return f, st
+}
+
+// awaitTurn waits until it is the person's turn (seat 0) in personGame's
+// table, after at least one play when played is set.
+func (f *fixture) awaitTurn(id string, played bool) {
 	f.until(id, 10*time.Minute, func() bool {
 		v := f.view(id, 0)
-		return v.Phase == engine.PhasePlay && v.Turn == 0 && v.Plays > 0
+		return v.Phase == engine.PhasePlay && v.Turn == 0 && (!played || v.Plays > 0)
 	})
+}
+
+func TestWriteCommittedButAnsweredWithAnErrorStands(t *testing.T) {
+	f, st := faultyFixture(t)
+	id, _ := personGame(f)
+	f.awaitTurn(id, true)
 	n := f.actions(id)
 	play, _ := f.view(id, 0).Fallback()
 
@@ -78,15 +90,9 @@ func TestWriteCommittedButAnsweredWithAnErrorStands(t *testing.T) {
 }
 
 func TestStoreFailureLeavesStateUnchanged(t *testing.T) {
-	f := newFixture(t)
-	st := &faulty{Store: f.st}
-	f.m.Close(f.ctx)
-	f.m = f.open(st)
+	f, st := faultyFixture(t)
 	id, _ := personGame(f)
-	f.until(id, 10*time.Minute, func() bool {
-		v := f.view(id, 0)
-		return v.Phase == engine.PhasePlay && v.Turn == 0 && v.Plays > 0
-	})
+	f.awaitTurn(id, true)
 	n := f.actions(id)
 	views := f.views(f.m, id)
 	play, _ := f.view(id, 0).Fallback()
@@ -116,10 +122,7 @@ func TestStoreFailureLeavesStateUnchanged(t *testing.T) {
 }
 
 func TestBotMovesWaitForAFailingStore(t *testing.T) {
-	f := newFixture(t)
-	st := &faulty{Store: f.st}
-	f.m.Close(f.ctx)
-	f.m = f.open(st)
+	f, st := faultyFixture(t)
 	id := f.botGame(4)
 	f.step(id, 30*time.Second)
 	n := f.actions(id)
@@ -297,15 +300,9 @@ func TestEndsWithItsContext(t *testing.T) {
 // A seat a bot covered must reach the store even if saving it failed at the
 // time, or a restart would bring it back as one to rate.
 func TestCoveredSeatIsSavedAgainAfterAFailure(t *testing.T) {
-	f := newFixture(t)
-	st := &faulty{Store: f.st}
-	f.m.Close(f.ctx)
-	f.m = f.open(st)
+	f, st := faultyFixture(t)
 	id, _ := personGame(f)
-	f.until(id, 10*time.Minute, func() bool {
-		v := f.view(id, 0)
-		return v.Phase == engine.PhasePlay && v.Turn == 0
-	})
+	f.awaitTurn(id, false)
 	st.seats.Store(true)
 	f.until(id, DefaultAwayAfter+time.Second, func() bool { return f.seat(id, 0).Away })
 	_, seats, err := f.st.Game(f.ctx, id)
