@@ -252,55 +252,44 @@ func flood(h *hubHarness, game string, views int) {
 	big := strings.Repeat("x", 16<<10)
 	for i := 1; i <= views; i++ {
 		h.publish(game, engine.View{Version: i, Seat: 0, Doubt: big})
-		h.publish(game, engine.View{Version: i, Seat: engine.Spectator})
+		h.publish(game, engine.View{Version: i, Seat: engine.Spectator, Doubt: big})
 	}
 }
 
-// TestHubStalledClientCannotStallTheTable connects a client that never reads
+// TestHubStalledClientCannotStallOthers connects a client that never reads
 // and publishes far more than any buffer holds: every Publish must return
 // (as the table's goroutine needs; the write timeout is too long to rescue a
-// blocking one), and another seat's subscriber must keep up.
-func TestHubStalledClientCannotStallTheTable(t *testing.T) {
-	h := newHubHarness(t, HubConfig{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond})
-	h.mu.Lock()
-	h.cur[0] = engine.View{Version: 0, Seat: 0}
-	h.cur[engine.Spectator] = engine.View{Version: 0, Seat: engine.Spectator}
-	h.mu.Unlock()
-	conn := stall(t, h, "/s/g3/0")
-	waitFor(t, "the stalled client to subscribe", func() bool { return h.hub.Subscribers() == 1 })
-	watcher := subscribe(t, t.Context(), h.srv.URL+"/s/g3/-1")
-
-	const views = 2000
-	flood(h, "g3", views)
-	for e := next(t, watcher); e.view.Version != views; e = next(t, watcher) {
+// blocking one), and another subscriber must keep up, whether it watches
+// another seat or the same one (spectators, or one player's two tabs: every
+// connection has a stream of its own).
+func TestHubStalledClientCannotStallOthers(t *testing.T) {
+	tests := []struct {
+		name           string
+		stalled, watch int
+	}{
+		{"another seat", 0, engine.Spectator},
+		{"the same seat", engine.Spectator, engine.Spectator},
 	}
-	conn.Close()
-	h.hub.Close("g3")
-	waitFor(t, "every subscriber to go", func() bool { return h.hub.Subscribers() == 0 })
-}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHubHarness(t, HubConfig{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond})
+			h.mu.Lock()
+			h.cur[0] = engine.View{Version: 0, Seat: 0}
+			h.cur[engine.Spectator] = engine.View{Version: 0, Seat: engine.Spectator}
+			h.mu.Unlock()
+			conn := stall(t, h, fmt.Sprintf("/s/g3/%d", tt.stalled))
+			waitFor(t, "the stalled client to subscribe", func() bool { return h.hub.Subscribers() == 1 })
+			watcher := subscribe(t, t.Context(), fmt.Sprintf("%s/s/g3/%d", h.srv.URL, tt.watch))
 
-// TestHubStalledSpectatorCannotStallAnother: two clients watching the same
-// seat (spectators, or one player's two tabs) each have a stream of their
-// own, so one that never reads cannot hold up the other.
-func TestHubStalledSpectatorCannotStallAnother(t *testing.T) {
-	h := newHubHarness(t, HubConfig{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond})
-	h.mu.Lock()
-	h.cur[engine.Spectator] = engine.View{Version: 0, Seat: engine.Spectator}
-	h.mu.Unlock()
-	conn := stall(t, h, "/s/g7/-1")
-	waitFor(t, "the stalled spectator to subscribe", func() bool { return h.hub.Subscribers() == 1 })
-	watcher := subscribe(t, t.Context(), h.srv.URL+"/s/g7/-1")
-
-	const views = 2000
-	big := strings.Repeat("x", 16<<10)
-	for i := 1; i <= views; i++ {
-		h.publish("g7", engine.View{Version: i, Seat: engine.Spectator, Doubt: big})
+			const views = 2000
+			flood(h, "g3", views)
+			for e := next(t, watcher); e.view.Version != views; e = next(t, watcher) {
+			}
+			conn.Close()
+			h.hub.Close("g3")
+			waitFor(t, "every subscriber to go", func() bool { return h.hub.Subscribers() == 0 })
+		})
 	}
-	for e := next(t, watcher); e.view.Version != views; e = next(t, watcher) {
-	}
-	conn.Close()
-	h.hub.Close("g7")
-	waitFor(t, "every subscriber to go", func() bool { return h.hub.Subscribers() == 0 })
 }
 
 // TestHubDropsStalledClient checks a client that stops reading but stays
