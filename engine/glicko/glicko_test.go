@@ -10,7 +10,9 @@ import (
 )
 
 // settled is a player with a settled rating, as in the worked example.
-func settled(r, dev float64) Rating { return Rating{R: r, Deviation: dev, Volatility: InitialVolatility} }
+func settled(r, dev float64) Rating {
+	return Rating{R: r, Deviation: dev, Volatility: InitialVolatility}
+}
 
 // botField is the worked example's table: the player among an easy, two
 // medium and a hard bot, the bots finishing in order of strength around the
