@@ -137,6 +137,7 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 		Set("token_hash = EXCLUDED.token_hash").
 		Set("away = EXCLUDED.away").
 		Set("covered = EXCLUDED.covered").
+		Set("player_id = EXCLUDED.player_id").
 		Exec(ctx)
 	return classify(err)
 }

@@ -51,6 +51,9 @@ type Seat struct {
 	Away      bool   `bun:"away"`
 	// Covered says a bot played this seat at some point, so it is not rated.
 	Covered bool `bun:"covered"`
+	// PlayerID is the account the seat belongs to; 0 for a guest, a bot or
+	// an empty seat.
+	PlayerID int64 `bun:"player_id,nullzero"`
 }
 
 // Action is one action the engine accepted, with the time it was applied.

@@ -26,10 +26,12 @@ import (
 
 // Errors a caller can act on; match them with errors.Is.
 var (
-	// ErrNotFound is a game that does not exist.
+	// ErrNotFound is a row that does not exist: a game, an account, a
+	// session or an API token.
 	ErrNotFound = errors.New("not found")
 	// ErrDuplicate is a row that is already stored: a game id already taken,
-	// or an action with a sequence number already used.
+	// an action with a sequence number already used, an account name taken
+	// or an API token's name used twice by one account.
 	ErrDuplicate = errors.New("already stored")
 	// ErrNotOpen is a start of a game that is not waiting for players.
 	ErrNotOpen = errors.New("game is not open")
@@ -131,6 +133,9 @@ func (s *Store) migrate(ctx context.Context) error {
 	migrations := migrate.NewMigrations()
 	if err := migrations.Discover(dir); err != nil {
 		return err
+	}
+	for _, m := range goMigrations[s.dialect] {
+		migrations.Add(m)
 	}
 	if s.dialect == Postgres {
 		// Servers starting together must not migrate the same database at
