@@ -186,6 +186,15 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 	}
 }
 
+// record is a finished game's whole record.
+func (s *Server) record(c echo.Context) error {
+	rec, err := s.games.Record(c.Request().Context(), gameID(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, rec)
+}
+
 // events streams the seat's view (the spectator's without a token): the
 // current one at once, then each new one as the table changes.
 func (s *Server) events(c echo.Context) error {

@@ -33,6 +33,7 @@ type Games interface {
 	Log(ctx context.Context, id string, seat int) ([]engine.Event, error)
 	Seats(ctx context.Context, id string) ([]live.SeatInfo, error)
 	Frame(ctx context.Context, id string, seat int) (live.Frame, error)
+	Record(ctx context.Context, id string) (live.Record, error)
 }
 
 // Config configures a Server. Zero fields take the defaults.
@@ -152,6 +153,7 @@ func (s *Server) routes() *echo.Echo {
 	g.GET("/games/:id/seats", s.seats)
 	g.GET("/games/:id/view", s.view, s.maybeSeated)
 	g.GET("/games/:id/log", s.gameLog, s.maybeSeated)
+	g.GET("/games/:id/record", s.record)
 	g.POST("/games/:id/play", s.act(engine.ActPlay), s.seated)
 	g.POST("/games/:id/call", s.act(engine.ActCall), s.seated)
 	g.POST("/games/:id/pass", s.act(engine.ActPass), s.seated)
