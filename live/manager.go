@@ -30,7 +30,7 @@ type storage interface {
 	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
 	AppendAction(ctx context.Context, a store.Action) error
 	Actions(ctx context.Context, gameID string) ([]store.Action, error)
-	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result) error
+	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
 	Unfinished(ctx context.Context) ([]store.Game, error)
 	Results(ctx context.Context, id string) ([]store.Result, error)
 }

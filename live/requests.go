@@ -201,7 +201,7 @@ func (t *table) end(by int) error {
 		}
 	}
 	if err := t.write(func(ctx context.Context, st storage) error {
-		return st.FinishGame(ctx, t.id, string(StatusEnded), now, plays, false, results)
+		return st.FinishGame(ctx, t.id, string(StatusEnded), now, plays, false, results, t.rater(ended, now, false))
 	}); err != nil {
 		return err
 	}

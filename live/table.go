@@ -478,7 +478,7 @@ func (t *table) finish() {
 	}
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results)
+	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, t.rater(t.state, t.at, true))
 	if err != nil && !errors.Is(err, store.ErrOver) {
 		t.m.log.Error("storing a finished game failed", slog.String("game", t.id), slog.Any("err", err))
 		t.retryAt = t.m.clock.Now().Add(retryAfter)

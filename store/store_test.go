@@ -95,7 +95,7 @@ func TestLifecycle(t *testing.T) {
 			{Seat: 0, Place: 2, Left: 3, Rated: false},
 			{Seat: 1, Place: 2, Left: 3, Rated: false},
 		}
-		if err := s.FinishGame(ctx, g.ID, "finished", ended, 4, true, results); err != nil {
+		if err := s.FinishGame(ctx, g.ID, "finished", ended, 4, true, results, nil); err != nil {
 			t.Fatalf("FinishGame: %v", err)
 		}
 		g.Status, g.EndedAt, g.Plays, g.Capped = "finished", ended, 4, true
@@ -112,7 +112,7 @@ func TestLifecycle(t *testing.T) {
 		if err := s.StartGame(ctx, g.ID, ended, nil); !errors.Is(err, ErrNotOpen) {
 			t.Errorf("StartGame of a finished game: got %v, want %v", err, ErrNotOpen)
 		}
-		if err := s.FinishGame(ctx, g.ID, "ended", ended, 5, false, nil); !errors.Is(err, ErrOver) {
+		if err := s.FinishGame(ctx, g.ID, "ended", ended, 5, false, nil, nil); !errors.Is(err, ErrOver) {
 			t.Errorf("FinishGame of a finished game: got %v, want %v", err, ErrOver)
 		}
 		checkGame(t, s, g, wantSeats)
@@ -175,7 +175,7 @@ func TestNotFound(t *testing.T) {
 			{"AppendAction", func() error {
 				return s.AppendAction(ctx, Action{GameID: "nope", Seq: 1, At: base, Action: engine.Action{Kind: engine.ActPass}})
 			}},
-			{"FinishGame", func() error { return s.FinishGame(ctx, "nope", "ended", base, 0, false, nil) }},
+			{"FinishGame", func() error { return s.FinishGame(ctx, "nope", "ended", base, 0, false, nil, nil) }},
 		}
 		for _, tt := range tests {
 			if err := tt.do(); !errors.Is(err, ErrNotFound) {
@@ -392,7 +392,7 @@ func TestFinishStatus(t *testing.T) {
 			g := newGame(string(rune('a'+i)), base)
 			g.Status = tt.from
 			mustCreate(t, s, g)
-			err := s.FinishGame(ctx, g.ID, tt.status, base.Add(time.Hour), 3, false, nil)
+			err := s.FinishGame(ctx, g.ID, tt.status, base.Add(time.Hour), 3, false, nil, nil)
 			switch {
 			case tt.ok && err != nil:
 				t.Errorf("FinishGame %s game as %q: got %v, want no error", tt.from, tt.status, err)
