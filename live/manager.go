@@ -33,6 +33,7 @@ type storage interface {
 	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
 	Unfinished(ctx context.Context) ([]store.Game, error)
 	Results(ctx context.Context, id string) ([]store.Result, error)
+	GamePlayers(ctx context.Context, id string) ([]store.PlayerGame, error)
 }
 
 // writeTimeout bounds one store write made by a table. Writes do not follow

@@ -77,6 +77,10 @@ func TestRatedGames(t *testing.T) {
 			if row.BeforeRating != glicko.Initial || row.BeforeDeviation != glicko.InitialDeviation {
 				t.Errorf("got %v ± %v before, want a new player's rating", row.BeforeRating, row.BeforeDeviation)
 			}
+			rec, err := f.m.Record(f.ctx, id)
+			if err != nil || len(rec.Ratings) != 1 || rec.Ratings[0].After != row.AfterRating || rec.Ratings[0].Rated != row.Rated {
+				t.Errorf("got the record's ratings %+v (%v), want Ann's change %+v", rec.Ratings, err, row)
+			}
 			if !tt.wantRated {
 				if row.AfterRating != row.BeforeRating {
 					t.Errorf("got %v after an unrated game, want %v as before", row.AfterRating, row.BeforeRating)

@@ -25,6 +25,19 @@ type Record struct {
 	Seed    string           `json:"seed"`
 	Dealt   [][]engine.Card  `json:"dealt"`
 	Actions []RecordedAction `json:"actions"`
+	// Ratings are the rating changes of the seats that belong to accounts.
+	Ratings []RatingChange `json:"ratings"`
+}
+
+// RatingChange is an account's seat's rating before and after a game; the
+// two are equal when the seat was not rated.
+type RatingChange struct {
+	Seat            int     `json:"seat"`
+	Rated           bool    `json:"rated"`
+	Before          float64 `json:"before"`
+	BeforeDeviation float64 `json:"before_deviation"`
+	After           float64 `json:"after"`
+	AfterDeviation  float64 `json:"after_deviation"`
 }
 
 // RecordedAction is one accepted action: its number in the game and when it
@@ -60,7 +73,16 @@ func (m *Manager) Record(ctx context.Context, id string) (Record, error) {
 	if err != nil {
 		return Record{}, m.unsaved(id, err)
 	}
-	rec := Record{Version: RecordVersion, Game: storedSummary(g, seats, results), Seed: strconv.FormatUint(g.Seed, 10)}
+	players, err := m.st.GamePlayers(ctx, id)
+	if err != nil {
+		return Record{}, m.unsaved(id, err)
+	}
+	rec := Record{Version: RecordVersion, Game: storedSummary(g, seats, results), Seed: strconv.FormatUint(g.Seed, 10),
+		Ratings: []RatingChange{}}
+	for _, p := range players {
+		rec.Ratings = append(rec.Ratings, RatingChange{Seat: p.Seat, Rated: p.Rated, Before: p.BeforeRating,
+			BeforeDeviation: p.BeforeDeviation, After: p.AfterRating, AfterDeviation: p.AfterDeviation})
+	}
 	t := &table{game: *g, seats: seats}
 	s, err := engine.New(t.engineOptions(), g.Seed, g.StartedAt)
 	if err != nil {
