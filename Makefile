@@ -14,7 +14,10 @@ test:
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run 'TestRandomGamesKeepInvariants|TestViewKeepsSecrets' ./engine
 
+# go mod tidy -diff prints what tidying would change and fails if anything
+# would, so a dependency is never left marked wrongly in go.mod.
 lint:
+	@$(GO) mod tidy -diff || (echo "go.mod or go.sum is untidy: run go mod tidy and commit"; exit 1)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./engine/... | grep -v '^bullshit/engine'); \
