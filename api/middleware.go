@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -115,9 +116,15 @@ func bearer(c echo.Context, query bool) (string, error) {
 
 var errBadAuthHeader = &live.Error{Code: live.CodeUnauthorized, Message: "Send the token as \"Authorization: Bearer <token>\"."}
 
-func seatOf(c echo.Context) int {
-	seat, _ := c.Get(seatKey).(int)
-	return seat
+// seatOf is the seat the request acts for, as seated or maybeSeated set it.
+// A route registered without either has none, and fails closed: falling back
+// to seat 0 would act as the host.
+func seatOf(c echo.Context) (int, error) {
+	seat, ok := c.Get(seatKey).(int)
+	if !ok {
+		return 0, fmt.Errorf("route %s has no seat: it lacks the seated or maybeSeated middleware", c.Path())
+	}
+	return seat, nil
 }
 
 // readBody reads at most MaxBody bytes of the request body.
