@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -38,6 +39,8 @@ type worldOptions struct {
 	// smallBuffers shrinks each connection's send buffer on the server's
 	// side, so a client that doesn't read backs it up quickly.
 	smallBuffers bool
+	// logger is the server's; nil discards its lines.
+	logger *slog.Logger
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -61,7 +64,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if o.perToken == (api.Rate{}) {
 		o.perToken = api.Rate{PerSecond: 1e6, Burst: 1e6}
 	}
-	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now, StreamsPerAddress: o.streams}))
+	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now, StreamsPerAddress: o.streams, Logger: o.logger}))
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}
@@ -106,11 +109,17 @@ func (a answer) problem() api.Problem {
 // do sends a raw request (body as given, token as a bearer token if set).
 func (w *world) do(method, path, token, body string) answer {
 	w.t.Helper()
+	return w.doURL(method, w.srv.URL+path, token, body)
+}
+
+// doURL is do to any server.
+func (w *world) doURL(method, url, token, body string) answer {
+	w.t.Helper()
 	var r io.Reader
 	if body != "" {
 		r = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, w.srv.URL+path, r)
+	req, err := http.NewRequest(method, url, r)
 	if err != nil {
 		w.t.Fatal(err)
 	}

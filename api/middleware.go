@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,6 +41,20 @@ func (s *Server) limitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 		return next(c)
 	}
 }
+
+// checkGameID answers "no such game" for a route's game code that no game
+// can have, before anything looks it up: a NUL byte or a page of text is the
+// client's mistake, not a database's failure to report.
+func checkGameID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if slices.Contains(c.ParamNames(), "id") && !live.ValidID(gameID(c)) {
+			return errNoGame
+		}
+		return next(c)
+	}
+}
+
+var errNoGame = &live.Error{Code: live.CodeNotFound, Message: "There's no game with that code."}
 
 func tooFast(wait int) error {
 	return &apiError{code: codeRateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}

@@ -135,7 +135,7 @@ func (s *Server) routes() *echo.Echo {
 			s.log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
 			return err
 		},
-	}), s.limitAddress)
+	}), s.limitAddress, checkGameID)
 
 	e.GET("/healthz", s.healthz)
 	g := e.Group("/api/v1")
