@@ -41,6 +41,9 @@ type worldOptions struct {
 	smallBuffers bool
 	// logger is the server's; nil discards its lines.
 	logger *slog.Logger
+	// trustedProxies are the server's; the test's client connects from
+	// 127.0.0.1.
+	trustedProxies string
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -64,7 +67,12 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if o.perToken == (api.Rate{}) {
 		o.perToken = api.Rate{PerSecond: 1e6, Burst: 1e6}
 	}
-	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now, StreamsPerAddress: o.streams, Logger: o.logger}))
+	proxies, err := api.ParseTrustedProxies(o.trustedProxies)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now,
+		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies}))
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}

@@ -35,7 +35,7 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 // limitAddress applies the per-address limit to every request.
 func (s *Server) limitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if ok, wait := s.byAddr.allow(c.RealIP()); !ok {
+		if ok, wait := s.byAddr.allow(addressKey(c.RealIP())); !ok {
 			return tooFast(wait)
 		}
 		return next(c)
