@@ -292,3 +292,21 @@ func TestServeStopsGracefully(t *testing.T) {
 		t.Errorf("after the restart the game is %+v, %v; want it live", g.Status, err)
 	}
 }
+
+// TestServeRefusesBadFlags checks serve refuses settings it can't honour
+// before it opens anything.
+func TestServeRefusesBadFlags(t *testing.T) {
+	tests := [][]string{
+		{"--trusted-proxies", "example.com"},
+		{"--trusted-proxies", "10.0.0.0/8,10.0.0.0/40"},
+		{"--shutdown-http", "0s"},
+		{"--shutdown-tables", "-1s"},
+		{"--speed", "0"},
+	}
+	for _, args := range tests {
+		data := t.TempDir()
+		if err := serve(context.Background(), append(args, "--data", data, "--addr", "127.0.0.1:0")); err == nil {
+			t.Errorf("serve %v: got no error, want one", args)
+		}
+	}
+}
