@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/store"
@@ -96,8 +97,8 @@ func newWorld(t *testing.T, o worldOptions) *world {
 }
 
 // client is an API client whose answers are checked against openapi.yaml.
-func (w *world) client(token string) *api.Client {
-	return api.NewClient(w.srv.URL, w.http).WithToken(token)
+func (w *world) client(token string) *client.Client {
+	return client.New(w.srv.URL, w.http).WithToken(token)
 }
 
 // answer is a raw HTTP answer.
@@ -205,7 +206,7 @@ func (w *world) playPersons(game string, tokens []string) []engine.View {
 				continue
 			}
 			nv, err := c.Act(ctx, game, a)
-			switch api.ErrorCode(err) {
+			switch client.ErrorCode(err) {
 			case "":
 				answers = append(answers, nv)
 				acted = true

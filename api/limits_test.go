@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/client"
 )
 
 // clock is a limiter clock the test moves by hand.
@@ -37,7 +38,7 @@ func TestRateLimits(t *testing.T) {
 		now:        clk.Now,
 	})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestRateLimitBehindProxy(t *testing.T) {
 func TestBodyLimit(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}

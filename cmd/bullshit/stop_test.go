@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/engine/bot"
-	"bullshit/live"
 )
 
 // TestStopWithHalfSentRequests stops the server with SIGTERM while one
@@ -35,12 +34,12 @@ func TestStopWithHalfSentRequests(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	host, err := api.NewClient(srv.base, nil).Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	host, err := client.New(srv.base, nil).Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
-	c := api.NewClient(srv.base, nil).WithToken(host.Token)
+	c := client.New(srv.base, nil).WithToken(host.Token)
 	if _, err := c.Start(ctx, id); err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +59,7 @@ func TestStopWithHalfSentRequests(t *testing.T) {
 	played := make(chan struct{})
 	go func() {
 		defer close(played)
-		_, _ = c.Play(playCtx, id, b, api.PlayOptions{
+		_, _ = c.Play(playCtx, id, b, client.PlayOptions{
 			Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
 			Poll:  200 * time.Millisecond,
 			Moved: func(a engine.Action) {
@@ -121,11 +120,11 @@ func TestStopWithHalfSentRequests(t *testing.T) {
 	mu.Unlock()
 
 	srv = startServer(t, bin, addr, data)
-	sum, err := api.NewClient(srv.base, nil).Get(ctx, id)
+	sum, err := client.New(srv.base, nil).Get(ctx, id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Status != live.StatusLive && sum.Status != live.StatusFinished {
+	if sum.Status != client.StatusLive && sum.Status != client.StatusFinished {
 		t.Errorf("after the restart the game is %s, want live or finished", sum.Status)
 	}
 	log, err := c.Log(ctx, id)
