@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/live"
 )
@@ -18,8 +19,8 @@ import (
 func TestNothingHiddenBeforeTheEnd(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 4, Name: "Ann", WindowSeconds: 4,
-		Bots: []live.BotSpec{{Level: "hard", Style: "bold"}, {Level: "easy", Style: "caller"}, {Level: "medium", Style: "cautious"}}})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: 4, Name: "Ann", WindowSeconds: 4,
+		Bots: []client.Bot{{Level: "hard", Style: "bold"}, {Level: "easy", Style: "caller"}, {Level: "medium", Style: "cautious"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +70,8 @@ func TestNothingHiddenBeforeTheEnd(t *testing.T) {
 func TestRecordReplays(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", WindowSeconds: 4,
-		Bots: []live.BotSpec{{Level: "medium", Style: "bold"}, {Level: "hard", Style: "caller"}}})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", WindowSeconds: 4,
+		Bots: []client.Bot{{Level: "medium", Style: "bold"}, {Level: "hard", Style: "caller"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

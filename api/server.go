@@ -6,6 +6,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,6 +50,10 @@ type Config struct {
 	// StreamsPerAddress bounds the event streams one client address may
 	// hold open at once.
 	StreamsPerAddress int
+	// TrustedProxies are the proxies (a TLS terminator, a load balancer)
+	// whose X-Forwarded-For is believed for the client's address; none by
+	// default, when the connection's own address is the client's.
+	TrustedProxies []netip.Prefix
 	// Now is the limiters' clock; nil is the real one.
 	Now func() time.Time
 }
@@ -76,6 +82,7 @@ type Server struct {
 	byTok  *limiter
 	echo   *echo.Echo
 
+	trusted    []netip.Prefix
 	maxStreams int
 	mu         sync.Mutex
 	streams    map[string]int // open event streams by client address
@@ -105,6 +112,7 @@ func New(cfg Config) *Server {
 		byAddr: newLimiter(cfg.PerAddress, maxBuckets, cfg.Now),
 		byTok:  newLimiter(cfg.PerToken, maxBuckets, cfg.Now),
 
+		trusted:    slices.Clone(cfg.TrustedProxies),
 		maxStreams: cfg.StreamsPerAddress,
 		streams:    make(map[string]int),
 	}
@@ -129,16 +137,17 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	// The per-address limit keys on the connection's address: headers such
+	// The per-address limits key on the connection's address, or behind a
+	// trusted proxy the client's address it forwards: otherwise headers such
 	// as X-Forwarded-For are the client's to forge.
-	e.IPExtractor = echo.ExtractIPDirect()
+	e.IPExtractor = clientIP(s.trusted)
 	e.Use(s.logRequests, middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisableStackAll: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			s.log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
 			return err
 		},
-	}), s.limitAddress)
+	}), s.limitAddress, checkGameID)
 
 	e.GET("/healthz", s.healthz)
 	g := e.Group("/api/v1")
@@ -162,9 +171,10 @@ func (s *Server) routes() *echo.Echo {
 	return e
 }
 
-// openStream counts an event stream opened from addr, refusing one past the
-// limit; the returned func counts it closed.
-func (s *Server) openStream(addr string) (closeStream func(), err error) {
+// openStream counts an event stream opened from the client address ip,
+// refusing one past the limit; the returned func counts it closed.
+func (s *Server) openStream(ip string) (closeStream func(), err error) {
+	addr := addressKey(ip)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streams[addr] >= s.maxStreams {
