@@ -33,6 +33,8 @@ type storage interface {
 	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result) error
 	Unfinished(ctx context.Context) ([]store.Game, error)
 	Results(ctx context.Context, id string) ([]store.Result, error)
+	MarkAlive(ctx context.Context, at time.Time) error
+	Alive(ctx context.Context) (time.Time, error)
 }
 
 // writeTimeout bounds one store write made by a table. Writes do not follow
@@ -57,6 +59,8 @@ type Manager struct {
 	tables sync.WaitGroup
 	all    sync.WaitGroup
 	writer *writer
+	// tablesDone is closed once the tables have stopped.
+	tablesDone chan struct{}
 
 	mu      sync.RWMutex
 	running map[string]*table
@@ -74,7 +78,8 @@ func New(ctx context.Context, cfg Config) (*Manager, error) {
 }
 
 func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
-	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{}}
+	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{},
+		tablesDone: make(chan struct{})}
 	if m.clock == nil {
 		m.clock = RealClock{}
 	}
@@ -94,6 +99,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.closed = true
 		m.mu.Unlock()
 		m.tables.Wait()
+		close(m.tablesDone)
 		if m.writer != nil {
 			close(m.writer.reqs)
 		}
@@ -103,6 +109,8 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.all.Wait()
 		return nil, err
 	}
+	// Only once every live game has been rebuilt from the last mark.
+	m.all.Go(m.keepAlive)
 	return m, nil
 }
 
