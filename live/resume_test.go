@@ -164,6 +164,8 @@ func TestRestartAfterALongStopKeepsThePersonsTurn(t *testing.T) {
 	if r := f.resumed(id); r.At.Sub(r.Since) != outage {
 		t.Errorf("got a resume after %v down, want %v", r.At.Sub(r.Since), outage)
 	}
+	// Rebuilt from its log once more, the game makes the same shift.
+	f.restart(id, nil, 0)
 	// The away clock had 50 s left, and has them still.
 	f.step(id, DefaultAwayAfter-10*time.Second-time.Second)
 	if s := f.seat(id, 0); s.Away {
