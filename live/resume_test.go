@@ -298,3 +298,31 @@ func TestAPersonCannotResumeAGame(t *testing.T) {
 		t.Errorf("got %d stored actions, want %d", got, n)
 	}
 }
+
+// A resume the store refuses is not made at all: the log must replay to the
+// game the table plays, so the outage then counts, as it did before resumes.
+func TestAResumeTheStoreRefusesShiftsNothing(t *testing.T) {
+	f := newFixture(t)
+	id, _ := personGame(f)
+	f.awaitTurn(id, false)
+	if err := f.m.Close(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.clock.Advance(outage)
+	st := &faulty{Store: f.st}
+	st.fail.Store(true)
+	f.m = f.open(st)
+	f.sync(id)
+	st.fail.Store(false)
+
+	actions, err := f.st.Actions(f.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(actions, func(a store.Action) bool { return a.Action.Kind == engine.ActResume }) {
+		t.Fatalf("got a resume stored while the store refused writes")
+	}
+	if s := f.seat(id, 0); !s.Away {
+		t.Errorf("got seat %+v, want the person marked away: without a stored resume the outage counts", s)
+	}
+}
