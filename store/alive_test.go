@@ -30,3 +30,20 @@ func TestAliveMark(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkMarkAlive is the cost of the server's alive mark, written once a
+// second.
+func BenchmarkMarkAlive(b *testing.B) {
+	for _, db := range testDBs(b) {
+		b.Run(db.name, func(b *testing.B) {
+			s := newStore(b, db)
+			at := base
+			for b.Loop() {
+				at = at.Add(time.Second)
+				if err := s.MarkAlive(context.Background(), at); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
