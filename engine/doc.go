@@ -19,9 +19,9 @@
 // settles every deadline due; End ends a game early, as a host may. A resume
 // action (ActResume) is the server coming back after being down: every
 // running clock moves on by the time it was down. Deciding names who may act
-// now. View(seat) is
-// the only way a secret leaves the state: what that seat may see, and what
-// bots decide from. Log(seat) is the game's log as that seat may read it.
+// now. View(seat) is the only way a secret leaves the state: what that seat
+// may see, and what bots decide from. Log(seat) is the game's log as that
+// seat may read it.
 //
 // The package reads no clock (time is always passed in), does no I/O, starts
 // no goroutines and imports only the standard library: a game is fully
