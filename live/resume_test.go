@@ -246,6 +246,11 @@ func TestCallWindowOpenAtAStopKeepsItsTime(t *testing.T) {
 			if v.Phase != engine.PhaseCall || v.Plays != before.Plays || !slices.Contains(v.Can, engine.ActCall) {
 				t.Fatalf("got phase %v at play %d, can %v after the restart; want the window of play %d open to the person", v.Phase, v.Plays, v.Can, before.Plays)
 			}
+			// Only the resume is new: a bot still listening at the stop
+			// has the rest of its moment to think, and hasn't moved.
+			if v.Version != before.Version+1 {
+				t.Errorf("got version %d after the restart, want %d: only the resume", v.Version, before.Version+1)
+			}
 			r := f.resumed(id)
 			if got, want := v.Closes, before.Closes.Add(r.At.Sub(r.Since)); !got.Equal(want) {
 				t.Errorf("got the window closing at %v, want %v: moved on by the time down", got, want)
