@@ -222,9 +222,15 @@ func (s *State) Capped() bool { return s.capped }
 func (s *State) Ended() bool { return s.ended }
 
 // End ends the game early, as a host may: nobody wins, and everyone is placed
-// by cards left, fewest first, ties sharing. A game already over is left as
-// it is.
+// by cards left, fewest first, ties sharing. As Apply does, it first settles
+// every deadline due by now (a hand-over that ran out is made), so a game
+// ended at a time comes out the same however often it was ticked before. A
+// game already over, or over by those deadlines, is left as it is.
 func (s *State) End(now time.Time) {
+	if last := s.log[len(s.log)-1].At; now.Before(last) {
+		now = last
+	}
+	s.Tick(now)
 	if s.phase == PhaseOver {
 		return
 	}

@@ -34,6 +34,8 @@ type storage interface {
 	Unfinished(ctx context.Context) ([]store.Game, error)
 	Results(ctx context.Context, id string) ([]store.Result, error)
 	GamePlayers(ctx context.Context, id string) ([]store.PlayerGame, error)
+	MarkAlive(ctx context.Context, at time.Time) error
+	Alive(ctx context.Context) (time.Time, error)
 }
 
 // writeTimeout bounds one store write made by a table. Writes do not follow
@@ -58,6 +60,8 @@ type Manager struct {
 	tables sync.WaitGroup
 	all    sync.WaitGroup
 	writer *writer
+	// tablesDone is closed once the tables have stopped.
+	tablesDone chan struct{}
 
 	mu      sync.RWMutex
 	running map[string]*table
@@ -75,7 +79,8 @@ func New(ctx context.Context, cfg Config) (*Manager, error) {
 }
 
 func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
-	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{}}
+	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{},
+		tablesDone: make(chan struct{})}
 	if m.clock == nil {
 		m.clock = RealClock{}
 	}
@@ -95,6 +100,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.closed = true
 		m.mu.Unlock()
 		m.tables.Wait()
+		close(m.tablesDone)
 		if m.writer != nil {
 			close(m.writer.reqs)
 		}
@@ -104,6 +110,8 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.all.Wait()
 		return nil, err
 	}
+	// Only once every live game has been rebuilt from the last mark.
+	m.all.Go(m.keepAlive)
 	return m, nil
 }
 

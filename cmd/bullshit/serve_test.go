@@ -25,10 +25,11 @@ type server struct {
 }
 
 // startServer runs the binary on a free port with the data folder, its
-// clocks running fast so a whole game takes seconds, and any further flags.
-func startServer(t *testing.T, bin, addr, data string, flags ...string) *server {
+// clocks running fast so a whole game takes seconds. extra flags go after
+// the others, so they win.
+func startServer(t *testing.T, bin, addr, data string, extra ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data", data, "--speed", "20"}, flags...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data", data, "--speed", "20"}, extra...)...)
 	logs := &logWriter{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
