@@ -7,10 +7,8 @@ package store
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +19,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/sqliteshim"
-	"github.com/uptrace/bun/migrate"
 )
 
 // Errors a caller can act on; match them with errors.Is.
@@ -46,9 +43,6 @@ const (
 // busyTimeoutMS is how long a SQLite connection waits for another writer
 // before giving up with "database is locked".
 const busyTimeoutMS = 10000
-
-//go:embed migrations
-var migrationFiles embed.FS
 
 // Store is a database holding games. It is safe for concurrent use.
 type Store struct {
@@ -119,43 +113,6 @@ func sqliteDSN(url string) (string, error) {
 	dsn := fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate", path, busyTimeoutMS)
 	return dsn, nil
 }
-
-// migrate applies the migrations for the store's dialect that are not yet
-// applied. Each runs in a transaction and is marked applied only once it
-// succeeded, so a failed one runs again next time.
-func (s *Store) migrate(ctx context.Context) error {
-	dir, err := fs.Sub(migrationFiles, "migrations/"+s.dialect)
-	if err != nil {
-		return err
-	}
-	migrations := migrate.NewMigrations()
-	if err := migrations.Discover(dir); err != nil {
-		return err
-	}
-	if s.dialect == Postgres {
-		// Servers starting together must not migrate the same database at
-		// once. A session lock is released by PostgreSQL itself if the
-		// process dies, unlike bun's lock table.
-		conn, err := s.db.Conn(ctx)
-		if err != nil {
-			return err
-		}
-		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(?)", migrationLockKey); err != nil {
-			return fmt.Errorf("lock for migration: %w", err)
-		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(?)", migrationLockKey)
-	}
-	m := migrate.NewMigrator(s.db, migrations, migrate.WithMarkAppliedOnSuccess(true))
-	if err := m.Init(ctx); err != nil {
-		return err
-	}
-	_, err = m.Migrate(ctx)
-	return err
-}
-
-// migrationLockKey names the PostgreSQL advisory lock held while migrating.
-const migrationLockKey int64 = 0x62756c6c73686974 // "bullshit" in ASCII
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
