@@ -1,12 +1,16 @@
 package store
 
 import (
-	"bullshit/store/storetest"
 	"context"
 	"os"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"bullshit/store/storetest"
 )
 
 func TestMigrateTwice(t *testing.T) {
@@ -191,6 +195,40 @@ func TestOldGamesGetRulesOne(t *testing.T) {
 		}
 		if g.Options.Rules != 1 {
 			t.Errorf("rules of a game stored before versions: got %d, want 1", g.Options.Rules)
+		}
+	})
+}
+
+// TestPoolLimits takes every connection the pool allows: one more waits, and
+// those given back stay open for the next burst.
+func TestPoolLimits(t *testing.T) {
+	limit := map[string]int{SQLite: sqliteMaxConns, Postgres: postgresMaxConns}
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := newStore(t, db)
+		most := limit[db.name]
+		if got := s.DB().Stats().MaxOpenConnections; got != most {
+			t.Errorf("most open connections: got %d, want %d", got, most)
+		}
+		conns := make([]bun.Conn, most)
+		for i := range conns {
+			c, err := s.DB().Conn(ctx)
+			if err != nil {
+				t.Fatalf("connection %d: %v", i, err)
+			}
+			conns[i] = c
+		}
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		if c, err := s.DB().Conn(short); err == nil {
+			c.Close()
+			t.Errorf("connection %d: got one, want it to wait for one given back", most)
+		}
+		cancel()
+		for _, c := range conns {
+			c.Close()
+		}
+		if got := s.DB().Stats().Idle; got != most {
+			t.Errorf("idle connections after a burst: got %d, want %d", got, most)
 		}
 	})
 }

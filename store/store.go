@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	// The PostgreSQL driver, registered as "pgx".
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -72,6 +73,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		}
 		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite}
 	}
+	s.limitPool()
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", s.dialect, err)
@@ -81,6 +83,49 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("migrate %s database: %w", s.dialect, err)
 	}
 	return s, nil
+}
+
+// The connection pool's limits.
+//
+// SQLite (a file, WAL): readers never wait for the writer or each other, but
+// only one connection writes at a time, and a writer that finds the file
+// locked sleeps and retries inside SQLite (busy_timeout) with no order among
+// the waiters. The pool is capped so that a burst of writes queues in the
+// pool, first come first served, rather than in SQLite's retry loop, with
+// room for reads beside the one writer: SQLite runs on the server's own CPUs,
+// so more connections than a few per core buy nothing. Idle connections are
+// kept as many as the cap and never retired: opening one re-runs the DSN's
+// settings and re-reads the schema, and a local file has nothing to renew.
+//
+// PostgreSQL: a connection is a server process, and the server's default
+// max_connections is 100, shared by every server process of the game, tools
+// and migrations; 16 per server is plenty for a workload of short queries
+// and group-committed writes. They are kept idle up to the cap so a burst
+// does not pay for a new connection per query, closed after 5 idle minutes
+// so a quiet server gives them back, and renewed every 30 minutes so a
+// server-side session never grows old (memory, a fail-over, a pooler's
+// rebalancing).
+const (
+	sqliteMaxConns      = 8
+	postgresMaxConns    = 16
+	postgresMaxIdleTime = 5 * time.Minute
+	postgresMaxLifetime = 30 * time.Minute
+)
+
+// limitPool sets the pool's limits for the store's dialect.
+func (s *Store) limitPool() {
+	switch s.dialect {
+	case SQLite:
+		s.db.SetMaxOpenConns(sqliteMaxConns)
+		s.db.SetMaxIdleConns(sqliteMaxConns)
+		s.db.SetConnMaxLifetime(0)
+		s.db.SetConnMaxIdleTime(0)
+	case Postgres:
+		s.db.SetMaxOpenConns(postgresMaxConns)
+		s.db.SetMaxIdleConns(postgresMaxConns)
+		s.db.SetConnMaxIdleTime(postgresMaxIdleTime)
+		s.db.SetConnMaxLifetime(postgresMaxLifetime)
+	}
 }
 
 // sqliteDSN turns a file path into a DSN for the modernc driver. The settings
