@@ -167,9 +167,9 @@ func (m *Manager) add(t *table) error {
 	return nil
 }
 
-// remove unregisters t as its goroutine stops. A game over hands its final
-// state to the finished games, so reading it does not replay it; it is
-// kept before the table is gone, so no reader finds neither.
+// remove unregisters t as its goroutine stops. A game stored as over hands
+// its final state to the finished games first, so a reader always finds
+// the one or the other and never replays a game just over.
 func (m *Manager) remove(t *table) {
 	stored := t.game.Status == string(StatusFinished) || t.game.Status == string(StatusEnded)
 	if stored && t.state != nil && t.state.Over() {
