@@ -258,3 +258,15 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+func TestNewGamesGetTheCurrentRules(t *testing.T) {
+	f := newFixture(t)
+	id, _ := f.create(4, 2)
+	g, _, err := f.st.Game(f.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Options.Rules != engine.CurrentRules {
+		t.Errorf("stored rules version: got %d, want %d", g.Options.Rules, engine.CurrentRules)
+	}
+}
