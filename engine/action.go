@@ -217,7 +217,7 @@ func (s *State) advance(now time.Time) {
 	s.phase = PhasePlay
 	s.until = time.Time{}
 	s.beats = nil
-	if s.plays >= PlayCap {
+	if s.plays >= s.rules.PlayCap {
 		s.capped = true
 		s.finish(-1, now)
 	}

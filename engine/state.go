@@ -112,6 +112,7 @@ func (t Tally) clone() Tally {
 // Tick; View is the only way a secret leaves it.
 type State struct {
 	opts   Options
+	rules  *Rules // the rulebook's entry: shared, never changed
 	seed   uint64
 	n      int
 	dealer int
@@ -141,13 +142,20 @@ type State struct {
 
 // New deals a game. The seed fixes the shuffle and the dealer (the seed read
 // as a number, modulo the seats); the player on the dealer's left calls aces.
+// The game is played under the rules version its options name, which must
+// be one this engine has (see RulesOf).
 func New(opts Options, seed uint64, now time.Time) (*State, error) {
 	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	rules, err := rulesOf(opts.Rules)
+	if err != nil {
 		return nil, err
 	}
 	n := opts.Seats
 	s := &State{
 		opts:   opts,
+		rules:  rules,
 		seed:   seed,
 		n:      n,
 		dealer: int(seed % uint64(n)),

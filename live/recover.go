@@ -112,10 +112,14 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 	t := &table{game: *g, seats: seats}
 	s, err := t.replay(actions)
 	if err != nil {
-		return nil, m.unsaved(id, err)
+		return nil, m.notReplayed(id, err)
 	}
 	switch {
 	case g.Status == string(StatusEnded):
+		// The table had settled every deadline due by the time the host
+		// ended it (a hand-over that ran out moves cards): so does the
+		// replay, or the places it shows would not be those stored.
+		s.Tick(g.EndedAt)
 		s.End(g.EndedAt)
 	case !g.EndedAt.IsZero():
 		// EndedAt is stored to the microsecond, and the deadline that ended
