@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -56,6 +57,7 @@ const (
 	evBot
 	evAway
 	evFinish
+	evExpire
 )
 
 // event is the next thing a table must do by itself, and when.
@@ -79,6 +81,8 @@ type table struct {
 	done  chan struct{}
 	snap  atomic.Pointer[snapshot]
 	out   *outbox
+	// addr is the key of the address that opened the table (addressKey).
+	addr string
 
 	game    store.Game
 	seats   []store.Seat
@@ -106,12 +110,18 @@ type table struct {
 	sentFinal bool
 	// unsavedSeats are seats whose last change the store refused.
 	unsavedSeats map[int]bool
+	// openSince is when an open table began waiting for its next player.
+	openSince time.Time
+	// serving is the request being served, answered if the table breaks.
+	serving *request
+	// fault is what stopped the table; it is broken from then on.
+	fault error
 }
 
 func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}),
-		game: g, seats: seats,
+		game: g, seats: seats, openSince: g.CreatedAt,
 	}
 	if m.pub != nil {
 		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish)
@@ -120,13 +130,28 @@ func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
 	return t
 }
 
-// run is the table's goroutine: it serves requests and wakes at the table's
-// next event, one timer for all of them.
+// run is the table's goroutine: it plays, and once a fault stops the table
+// (a panic here, in a bot or in the table's Publisher), it answers as a
+// broken table until the server stops, so every other table plays on.
 func (t *table) run(ctx context.Context) {
 	defer func() {
 		t.m.remove(t)
 		close(t.done)
 	}()
+	if t.fault == nil {
+		if err := guard(func() error { return t.play(ctx) }); err != nil {
+			t.stop(err)
+		}
+	}
+	if t.fault != nil {
+		t.broken(ctx)
+	}
+}
+
+// play serves requests and wakes at the table's next event, one timer for
+// all of them, until the game is over. An error is a fault that stops the
+// table.
+func (t *table) play(ctx context.Context) error {
 	t.timer = t.m.clock.NewTimer(time.Hour)
 	defer t.timer.Stop()
 	for !t.over {
@@ -140,22 +165,33 @@ func (t *table) run(ctx context.Context) {
 		t.catchUp(t.m.clock.Now())
 		t.settle()
 		if t.over {
-			return
+			return nil
 		}
 		select {
 		case <-ctx.Done():
 			t.publish(true)
-			return
+			return nil
 		case r := <-t.inbox:
 			t.serve(r)
 		case <-t.timer.C():
+		case <-t.out.failed():
+			return t.out.fault
 		}
 	}
+	return nil
 }
 
 // serve runs a request at the time it arrived.
 func (t *table) serve(r request) {
+	// Not restored by a defer: a panic must find it set (see stop).
+	outer := t.serving
+	t.serving = &r
 	t.catchUp(r.at)
+	if t.over && t.state == nil {
+		r.reply <- errOverGame // an open table that closed as it waited
+		t.serving = outer
+		return
+	}
 	t.now = later(r.at, t.at)
 	err := r.fn(t)
 	// Caught up (a move that ended the game finishes it) and settled
@@ -163,12 +199,13 @@ func (t *table) serve(r request) {
 	t.catchUp(t.now)
 	t.settle()
 	r.reply <- err
+	t.serving = outer
 }
 
 // catchUp does everything due by now, in the order it fell due, each at its
 // own time, so the game does not depend on how late the table woke.
 func (t *table) catchUp(now time.Time) {
-	if t.state == nil || t.over {
+	if t.over {
 		return
 	}
 	for !t.over {
@@ -189,6 +226,8 @@ func (t *table) catchUp(now time.Time) {
 			t.markAway(ev.seat, ev.at)
 		case evFinish:
 			t.finish()
+		case evExpire:
+			t.expire(ev.at)
 		}
 	}
 }
@@ -202,7 +241,11 @@ func (t *table) next() event {
 			best = e
 		}
 	}
-	if t.state == nil || t.over {
+	if t.over {
+		return best
+	}
+	if t.state == nil {
+		consider(event{kind: evExpire, at: later(t.openSince.Add(ExpireOpenAfter), t.retryAt)})
 		return best
 	}
 	if t.finishing {
@@ -328,11 +371,9 @@ func (t *table) rollback() {
 	s, err := t.replay(t.actions)
 	if err != nil {
 		// The same actions were accepted before, so only a broken engine
-		// gets here. The table stops rather than play on from a state
-		// its store doesn't hold; the game stays live in the store.
-		t.m.log.Error("replaying a game's accepted actions failed: the table stops", slog.String("game", t.id), slog.Any("err", err))
-		t.over = true
-		return
+		// gets here. The table stops as on any other fault rather than
+		// play on from a state its store doesn't hold.
+		panic(fmt.Sprintf("replaying the game's accepted actions failed: %v", err))
 	}
 	s.Tick(t.at)
 	t.state = s
