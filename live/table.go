@@ -188,7 +188,9 @@ func (t *table) serve(r request) {
 	t.serving = &r
 	t.catchUp(r.at)
 	if t.over && t.state == nil {
-		r.reply <- errOverGame // an open table that closed as it waited
+		// An open table that closed as the request waited.
+		t.settle()
+		r.reply <- errOverGame
 		t.serving = outer
 		return
 	}
