@@ -38,6 +38,11 @@ type worldOptions struct {
 	// smallBuffers shrinks each connection's send buffer on the server's
 	// side, so a client that doesn't read backs it up quickly.
 	smallBuffers bool
+	// maxOpen and maxOpenPerAddress cap the open tables (live's defaults
+	// when zero).
+	maxOpen, maxOpenPerAddress int
+	// prepare fills the store before the server starts on it.
+	prepare func(st *store.Store)
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -48,8 +53,12 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		t.Fatal(err)
 	}
 	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), hub: api.NewHub(api.HubConfig{})}
+	if o.prepare != nil {
+		o.prepare(st)
+	}
 	runCtx, stop := context.WithCancel(ctx)
-	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock})
+	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock,
+		MaxOpen: o.maxOpen, MaxOpenPerAddress: o.maxOpenPerAddress})
 	if err != nil {
 		stop()
 		st.Close()
