@@ -50,6 +50,7 @@ func (t *table) stop(fault error) {
 	snap := *t.snap.Load()
 	snap.summary.Status = StatusBroken
 	t.snap.Store(&snap)
+	t.m.leftOpen(t)
 	attrs := []any{slog.String("game", t.id), slog.String("err", fault.Error())}
 	if p, ok := errors.AsType[*panicked](fault); ok {
 		attrs = append(attrs, slog.String("stack", string(p.stack)))

@@ -66,7 +66,7 @@ type Manager struct {
 	mu      sync.RWMutex
 	running map[string]*table
 	closed  bool
-	// open holds the places of tables being opened (see holdOpen).
+	// open counts the tables waiting for players (see holdOpen).
 	open openCaps
 }
 
@@ -163,6 +163,7 @@ func (m *Manager) add(t *table) error {
 		return errClosed
 	}
 	m.running[t.id] = t
+	m.countOpen(t)
 	if t.out != nil {
 		m.tables.Go(t.out.run)
 	}
@@ -171,6 +172,7 @@ func (m *Manager) add(t *table) error {
 }
 
 func (m *Manager) remove(t *table) {
+	m.leftOpen(t)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.running[t.id] == t {

@@ -17,21 +17,23 @@ const (
 	// counted from its creation or its latest join, it is then closed,
 	// stored as ended without a start, so it never comes back.
 	ExpireOpenAfter = 30 * time.Minute
-	// DefaultMaxOpen caps the open tables of the whole server.
+	// DefaultMaxOpen caps the open tables of the whole server: far more
+	// than people gather at once, few enough that their goroutines and
+	// timers stay a small part of what the server holds.
 	DefaultMaxOpen = 1000
 	// DefaultMaxOpenPerAddress caps the open tables opened from one
 	// address: a household's few, not a script's thousands.
 	DefaultMaxOpenPerAddress = 10
 )
 
-// openCaps bounds the open tables. Its counts are guarded by the Manager's
-// mu.
+// openCaps counts the open tables, to bound them. It is guarded by the
+// Manager's mu.
 type openCaps struct {
 	max, perAddress int
-	// held counts tables being opened, not yet running, and heldBy the
-	// same by address.
-	held   int
-	heldBy map[string]int
+	// count is the open tables, running or being opened, and byAddr the
+	// same by address key.
+	count  int
+	byAddr map[string]int
 }
 
 func newOpenCaps(max, perAddress int) openCaps {
@@ -41,7 +43,15 @@ func newOpenCaps(max, perAddress int) openCaps {
 	if perAddress <= 0 {
 		perAddress = DefaultMaxOpenPerAddress
 	}
-	return openCaps{max: max, perAddress: perAddress, heldBy: map[string]int{}}
+	return openCaps{max: max, perAddress: perAddress, byAddr: map[string]int{}}
+}
+
+// add counts n more open tables from addr.
+func (c *openCaps) add(addr string, n int) {
+	c.count += n
+	if c.byAddr[addr] += n; c.byAddr[addr] == 0 {
+		delete(c.byAddr, addr)
+	}
 }
 
 // addressKey is the key addr's open tables are counted under: the IP, or
@@ -59,42 +69,49 @@ func addressKey(addr string) string {
 	return ip.String()
 }
 
-// holdOpen counts the open tables (those running and those being opened)
-// and holds a place for one more opened from addr (a key from addressKey,
-// "" for none), or refuses past either cap. release gives the place back;
-// once the table is running it is counted there.
+// holdOpen holds a place for one more open table opened from addr (a key
+// from addressKey, "" for none), or refuses past either cap. release gives
+// the place back; by then the table is running, and counted as such (see
+// Manager.add), or was never opened.
 func (m *Manager) holdOpen(addr string) (release func(), err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	caps := &m.open
-	total, mine := caps.held, caps.heldBy[addr]
-	for _, t := range m.running {
-		if t.snap.Load().summary.Status != StatusOpen {
-			continue
-		}
-		total++
-		if t.addr == addr {
-			mine++
-		}
-	}
-	if addr != "" && mine >= caps.perAddress {
+	if mine := caps.byAddr[addr]; addr != "" && mine >= caps.perAddress {
 		return nil, refuse(CodeTooManyTables, fmt.Sprintf(
 			"You have %d tables waiting for players already: start one, or end one you don't need, before you open another.", mine))
 	}
-	if total >= caps.max {
+	if caps.count >= caps.max {
 		return nil, refuse(CodeLobbyFull,
 			"The server has as many tables waiting for players as it can hold: join one of them, or try again in a few minutes.")
 	}
-	caps.held++
-	caps.heldBy[addr]++
+	caps.add(addr, 1)
 	return func() {
 		m.mu.Lock()
 		defer m.mu.Unlock()
-		caps.held--
-		if caps.heldBy[addr]--; caps.heldBy[addr] == 0 {
-			delete(caps.heldBy, addr)
-		}
+		caps.add(addr, -1)
 	}, nil
+}
+
+// countOpen counts t among the open tables if it is one. The caller holds
+// m.mu, and t's goroutine hasn't started.
+func (m *Manager) countOpen(t *table) {
+	if t.snap.Load().summary.Status == StatusOpen {
+		t.countedOpen.Store(true)
+		m.open.add(t.addr, 1)
+	}
+}
+
+// leftOpen frees the place of a table that no longer waits for players (it
+// started, ended, closed or broke, or stopped with the server). Only the
+// first call after countOpen counts.
+func (m *Manager) leftOpen(t *table) {
+	if !t.countedOpen.CompareAndSwap(true, false) {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.open.add(t.addr, -1)
 }
 
 // expire closes an open table whose wait for players is over, at its own

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"maps"
 	"sync"
 	"testing"
 	"time"
@@ -182,6 +183,13 @@ func TestOpenTablesAreCapped(t *testing.T) {
 		if _, err := f.openTable(m, "198.51.100.7"); Code(codeOf(err)) != want {
 			t.Fatalf("table %d after the others closed: got %v, want %q", i+1, err, want)
 		}
+	}
+	// The counts are of the two tables open now, nothing left over.
+	m.mu.RLock()
+	count, byAddr := m.open.count, maps.Clone(m.open.byAddr)
+	m.mu.RUnlock()
+	if want := map[string]int{"198.51.100.7": 2}; count != 2 || !maps.Equal(byAddr, want) {
+		t.Errorf("got %d open tables counted, by address %v; want 2, %v", count, byAddr, want)
 	}
 }
 

@@ -81,8 +81,10 @@ type table struct {
 	done  chan struct{}
 	snap  atomic.Pointer[snapshot]
 	out   *outbox
-	// addr is the key of the address that opened the table (addressKey).
-	addr string
+	// addr is the key of the address that opened the table (addressKey),
+	// and countedOpen says it is counted among the open tables.
+	addr        string
+	countedOpen atomic.Bool
 
 	game    store.Game
 	seats   []store.Seat
@@ -554,6 +556,9 @@ func (t *table) publish(final bool) {
 // refresh updates what readers off the goroutine see.
 func (t *table) refresh() {
 	t.snap.Store(&snapshot{summary: t.summary(), tokens: t.tokenHashes()})
+	if t.game.Status != string(StatusOpen) {
+		t.m.leftOpen(t)
+	}
 }
 
 // tokenHashes are the seats' token hashes, by seat number.
