@@ -26,10 +26,11 @@ const brailleBlank = '\u2800'
 // trimmed, NFKC, so NFC too), then only what shows as one line of visible
 // text. Invisible and format characters (zero-width spaces, byte-order
 // marks, direction overrides and isolates, fillers), control characters and
-// line or paragraph separators are refused, not stripped, so a name never
-// silently differs from what was typed. The one exception is variation
-// selectors, which phones add to emoji (as in "❤️"): they only pick how a
-// symbol is drawn, and are dropped.
+// line or paragraph separators are refused rather than stripped, so the
+// person learns what was wrong instead of getting another name than the one
+// they think they typed. The one exception is variation selectors, which
+// phones add to emoji (as in "❤️"): they only pick how a symbol is drawn,
+// and are dropped.
 func CleanName(name string) (string, error) {
 	if !utf8.ValidString(name) {
 		return "", invalid("A name must be text (UTF-8).")
