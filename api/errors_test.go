@@ -66,6 +66,7 @@ func TestStatusesCoverCodes(t *testing.T) {
 		string(engine.CodeOver), string(engine.CodeBadOptions),
 		string(live.CodeNotFound), string(live.CodeUnauthorized), string(live.CodeForbidden),
 		string(live.CodeConflict), string(live.CodeInvalid), string(live.CodeUnavailable),
+		string(live.CodeBroken), string(live.CodeTooManyTables), string(live.CodeLobbyFull),
 	}
 	for _, c := range codes {
 		if s, ok := statuses[c]; !ok || s < 400 || s == http.StatusInternalServerError {

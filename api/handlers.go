@@ -45,6 +45,7 @@ func (s *Server) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	req.Address = c.RealIP()
 	j, err := s.games.Create(c.Request().Context(), req)
 	if err != nil {
 		return err

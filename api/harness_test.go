@@ -46,6 +46,11 @@ type worldOptions struct {
 	// trustedProxies are the server's; the test's client connects from
 	// 127.0.0.1.
 	trustedProxies string
+	// maxOpen and maxOpenPerAddress cap the open tables (live's defaults
+	// when zero).
+	maxOpen, maxOpenPerAddress int
+	// prepare fills the store before the server starts on it.
+	prepare func(st *store.Store)
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -56,8 +61,12 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		t.Fatal(err)
 	}
 	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), hub: push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})}
+	if o.prepare != nil {
+		o.prepare(st)
+	}
 	runCtx, stop := context.WithCancel(ctx)
-	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock})
+	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock,
+		MaxOpen: o.maxOpen, MaxOpenPerAddress: o.maxOpenPerAddress})
 	if err != nil {
 		stop()
 		st.Close()

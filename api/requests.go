@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"bullshit/engine"
 	"bullshit/live"
@@ -68,15 +68,12 @@ func decode(body []byte, v any) error {
 	return nil
 }
 
-// decodeCreate reads a create request into the runtime's terms. Range checks
-// on the table itself are the engine's (bad_options); the rest are here.
+// decodeCreate reads a create request into the runtime's terms. It only
+// translates: every setting and the name are checked by the runtime, the one
+// place that checks them, whichever front end a table is opened from.
 func decodeCreate(body []byte) (live.CreateRequest, error) {
 	var b CreateBody
 	if err := decode(body, &b); err != nil {
-		return live.CreateRequest{}, err
-	}
-	name, err := cleanName(b.Name)
-	if err != nil {
 		return live.CreateRequest{}, err
 	}
 	opts := engine.Standard(b.Seats)
@@ -84,45 +81,33 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 		opts.Sneak = *b.Sneak
 	}
 	if b.WindowSeconds != 0 {
-		opts.Window = time.Duration(b.WindowSeconds) * time.Second
-		if b.WindowSeconds < 0 || b.WindowSeconds > 60 {
-			opts.Window = -1 // out of range: let Validate word it
-		}
+		opts.Window = seconds(b.WindowSeconds)
 	}
 	if b.Pace != "" {
 		opts.Pace = b.Pace
 	}
-	if err := opts.Validate(); err != nil {
-		return live.CreateRequest{}, err
-	}
-	away := live.DefaultAwayAfter
-	if b.AwayAfterSeconds != 0 {
-		secs := b.AwayAfterSeconds // compared before multiplying, which could overflow
-		if secs < int(live.MinAwayAfter/time.Second) || secs > int(live.MaxAwayAfter/time.Second) {
-			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions, Message: fmt.Sprintf(
-				"A seat is handed to a bot after %d to %d seconds away.", int(live.MinAwayAfter.Seconds()), int(live.MaxAwayAfter.Seconds()))}
-		}
-		away = time.Duration(secs) * time.Second
-	}
-	if len(b.Bots) > opts.Seats-1 {
-		return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,
-			Message: fmt.Sprintf("A table of %d has room for %d bots besides you.", opts.Seats, opts.Seats-1)}
-	}
-	for _, spec := range b.Bots {
-		if err := checkBot(spec); err != nil {
-			return live.CreateRequest{}, err
-		}
-	}
-	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots, AwayAfter: away}, nil
+	return live.CreateRequest{Options: opts, HostName: b.Name, Bots: b.Bots, FillBots: b.FillBots,
+		AwayAfter: seconds(b.AwayAfterSeconds)}, nil
 }
 
-// decodeJoin reads the name a person joins with.
+// seconds is a duration given in whole seconds, 0 for none given. One too
+// long for a time.Duration is made negative, out of every range, for the
+// runtime to refuse in its own words.
+func seconds(n int) time.Duration {
+	const most = int(math.MaxInt64 / time.Second)
+	if n > most || n < -most {
+		return -1
+	}
+	return time.Duration(n) * time.Second
+}
+
+// decodeJoin reads the name a person joins with (checked by the runtime).
 func decodeJoin(body []byte) (string, error) {
 	var b JoinBody
 	if err := decode(body, &b); err != nil {
 		return "", err
 	}
-	return cleanName(b.Name)
+	return b.Name, nil
 }
 
 // decodeAction reads a move of the given kind. The seat is the token's, set
@@ -164,18 +149,4 @@ func decodeAction(kind engine.ActionKind, body []byte) (engine.Action, error) {
 		}
 	}
 	return a, nil
-}
-
-// cleanName trims a display name and checks it is one line of sensible length.
-func cleanName(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	switch {
-	case s == "":
-		return "", invalid("Give a name for your seat.")
-	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }):
-		return "", invalid("A name is one line of plain text.")
-	case utf8.RuneCountInString(s) > live.MaxName:
-		return "", invalid(fmt.Sprintf("A name is at most %d characters.", live.MaxName))
-	}
-	return s, nil
 }

@@ -22,10 +22,14 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 		{"control in name", func(r *CreateRequest) { r.HostName = "a\nb" }, string(CodeInvalid)},
 		{"two seats", func(r *CreateRequest) { r.Options.Seats = 2 }, string(engine.CodeBadOptions)},
 		{"odd window", func(r *CreateRequest) { r.Options.Window = 5 * time.Second }, string(engine.CodeBadOptions)},
-		{"too many bots", func(r *CreateRequest) { r.Bots = make([]BotSpec, 4) }, string(CodeInvalid)},
-		{"bad level", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "genius", Style: "bold"}} }, string(CodeInvalid)},
-		{"simulation style", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "easy", Style: "always"}} }, string(CodeInvalid)},
-		{"away too soon", func(r *CreateRequest) { r.AwayAfter = time.Second }, string(CodeInvalid)},
+		{"too many bots", func(r *CreateRequest) { r.Bots = make([]BotSpec, 4) }, string(engine.CodeBadOptions)},
+		{"bad level", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "genius", Style: "bold"}} }, string(engine.CodeBadOptions)},
+		{"simulation style", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "easy", Style: "always"}} }, string(engine.CodeBadOptions)},
+		{"away too soon", func(r *CreateRequest) { r.AwayAfter = time.Second }, string(engine.CodeBadOptions)},
+		{"away too late", func(r *CreateRequest) { r.AwayAfter = MaxAwayAfter + time.Second }, string(engine.CodeBadOptions)},
+		{"away negative", func(r *CreateRequest) { r.AwayAfter = -time.Second }, string(engine.CodeBadOptions)},
+		{"no seats", func(r *CreateRequest) { r.Options = engine.Options{} }, string(engine.CodeBadOptions)},
+		{"a right-to-left override in the name", func(r *CreateRequest) { r.HostName = "Ada\u202e" }, string(CodeInvalid)},
 	}
 	for _, tt := range tests {
 		r := ok

@@ -69,6 +69,7 @@ func (t *table) join(name string) (Joined, error) {
 	}
 	t.seats[seat] = s
 	t.reseat = true
+	t.openSince = t.now
 	return Joined{Game: t.summary(), Seat: seat, Token: token}, nil
 }
 
