@@ -18,6 +18,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 )
 
 // Client calls one server, as one seat once it has a token.
@@ -136,6 +137,13 @@ func (c *Client) Join(ctx context.Context, game, name string) (live.Joined, erro
 	var j live.Joined
 	err := c.do(ctx, http.MethodPost, gamePath(game, "/join"), JoinBody{Name: name}, &j)
 	return j, err
+}
+
+// Me reads the account of the client's token, an account's API token.
+func (c *Client) Me(ctx context.Context) (players.Account, error) {
+	var a players.Account
+	err := c.do(ctx, http.MethodGet, "/api/v1/me", nil, &a)
+	return a, err
 }
 
 // Get reads a game's summary.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -30,6 +32,9 @@ type world struct {
 	hub   *push.Hub
 	srv   *httptest.Server
 	http  *http.Client // checks every answer against openapi.yaml
+
+	// players is the accounts' service, on cheap password hashing.
+	players *players.Service
 }
 
 type worldOptions struct {
@@ -39,6 +44,8 @@ type worldOptions struct {
 	// smallBuffers shrinks each connection's send buffer on the server's
 	// side, so a client that doesn't read backs it up quickly.
 	smallBuffers bool
+	// logger is the server's, the accounts' service's included.
+	logger *slog.Logger
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -62,7 +69,13 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if o.perToken == (api.Rate{}) {
 		o.perToken = api.Rate{PerSecond: 1e6, Burst: 1e6}
 	}
-	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now, StreamsPerAddress: o.streams}))
+	w.players, err = players.New(players.Config{Store: st, Logger: o.logger,
+		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now, StreamsPerAddress: o.streams,
+		Players: w.players, Logger: o.logger}))
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}

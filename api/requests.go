@@ -26,14 +26,14 @@ type CreateBody struct {
 	WindowSeconds    int            `json:"window_seconds,omitempty"`
 	Pace             engine.Pace    `json:"pace,omitempty"`
 	AwayAfterSeconds int            `json:"away_after_seconds,omitempty"`
-	Name             string         `json:"name"`
+	Name             string         `json:"name,omitempty"`
 	Bots             []live.BotSpec `json:"bots,omitempty"`
 	FillBots         bool           `json:"fill_bots,omitempty"`
 }
 
 // JoinBody is a person taking a seat.
 type JoinBody struct {
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 }
 
 // ActionBody is a move: No always, Cards for a play or a hand-over, Claim for
@@ -70,12 +70,16 @@ func decode(body []byte, v any) error {
 
 // decodeCreate reads a create request into the runtime's terms. Range checks
 // on the table itself are the engine's (bad_options); the rest are here.
-func decodeCreate(body []byte) (live.CreateRequest, error) {
+func decodeCreate(body []byte) (live.CreateRequest, error) { return decodeCreateAs(body, "") }
+
+// decodeCreateAs is decodeCreate for a request made with an account's token
+// (account is its name; "" for a guest).
+func decodeCreateAs(body []byte, account string) (live.CreateRequest, error) {
 	var b CreateBody
 	if err := decode(body, &b); err != nil {
 		return live.CreateRequest{}, err
 	}
-	name, err := cleanName(b.Name)
+	name, err := seatName(b.Name, account)
 	if err != nil {
 		return live.CreateRequest{}, err
 	}
@@ -117,12 +121,29 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 }
 
 // decodeJoin reads the name a person joins with.
-func decodeJoin(body []byte) (string, error) {
+func decodeJoin(body []byte) (string, error) { return decodeJoinAs(body, "") }
+
+// decodeJoinAs is decodeJoin for a request made with an account's token
+// (account is its name; "" for a guest).
+func decodeJoinAs(body []byte, account string) (string, error) {
 	var b JoinBody
 	if err := decode(body, &b); err != nil {
 		return "", err
 	}
-	return cleanName(b.Name)
+	return seatName(b.Name, account)
+}
+
+// seatName is the name a seat is taken with: a guest's as given, an
+// account's always its own, so nobody plays a rated game under another
+// name. An account's request may leave the name out.
+func seatName(given, account string) (string, error) {
+	if account == "" {
+		return cleanName(given)
+	}
+	if g := strings.TrimSpace(given); g != "" && g != account {
+		return "", invalid(fmt.Sprintf("With an account's token you play as %s: leave out \"name\" or give that.", account))
+	}
+	return account, nil
 }
 
 // decodeAction reads a move of the given kind. The seat is the token's, set

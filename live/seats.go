@@ -73,7 +73,7 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 			seats[i].BotLevel, seats[i].BotStyle = string(bot.Medium), string(siteStyle(seed, i))
 		}
 	}
-	seats[0].Kind, seats[0].Name, seats[0].TokenHash = string(SeatPerson), host, hash
+	seats[0].Kind, seats[0].Name, seats[0].TokenHash, seats[0].PlayerID = string(SeatPerson), host, hash, req.HostPlayer
 	for i, b := range req.Bots {
 		level, err := bot.ParseLevel(b.Level)
 		if err != nil {
@@ -130,6 +130,10 @@ func capital(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// CheckName trims a display name, a seat's or an account's, and refuses an
+// empty or overlong one with a *Error a person can read.
+func CheckName(name string) (string, error) { return checkName(name) }
 
 // checkName trims a display name and refuses an empty or overlong one.
 func checkName(name string) (string, error) {
@@ -194,7 +198,7 @@ func matchToken(hashes [][]byte, token string) (int, bool) {
 
 // seatInfo is a stored seat as anyone may see it.
 func seatInfo(s store.Seat) SeatInfo {
-	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered}
+	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
 	if s.Kind == string(SeatBot) {
 		info.Bot = &BotSpec{Level: s.BotLevel, Style: s.BotStyle}
 	}

@@ -50,6 +50,8 @@ type CreateRequest struct {
 	// AwayAfter is how long a person's own turn may wait before a bot plays
 	// it for them (the seat is marked away until they act again).
 	AwayAfter time.Duration
+	// HostPlayer is the host's account, 0 for a guest.
+	HostPlayer int64
 }
 
 // SeatInfo is one seat as anyone may see it.
@@ -60,6 +62,8 @@ type SeatInfo struct {
 	Bot     *BotSpec `json:"bot,omitempty"`
 	Away    bool     `json:"away"`
 	Covered bool     `json:"covered"` // a bot played it at some point: not rated
+	// Player is the account the seat belongs to; 0 (left out) for a guest.
+	Player int64 `json:"player_id,omitempty"`
 }
 
 // Summary is a game as the lobby and the API list it.
