@@ -75,7 +75,8 @@ func checkPassword(password, name string) (string, error) {
 }
 
 // SignUp makes an account and signs it in. addr is the client's address,
-// which may make SignUps accounts per SignUpWindow.
+// which may try SignUps valid sign-ups per SignUpWindow (each costs a
+// password hash).
 func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewSession, error) {
 	name, err := live.CheckName(name)
 	if err != nil {
@@ -93,6 +94,14 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	if wait := s.signUps.wait(addr, now); wait > 0 {
 		return NewSession{}, throttled(wait, "Too many accounts made from your address: try again in %s.")
 	}
+	// A name already taken is refused before the hash is paid for; the
+	// insert below still catches one taken meanwhile.
+	if _, err := s.st.AccountByName(ctx, key); err == nil {
+		return NewSession{}, nameTaken(name)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return NewSession{}, err
+	}
+	s.signUps.add(addr, now)
 	var (
 		hash    string
 		hashErr error
@@ -106,13 +115,16 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	a := &store.Account{Name: name, NameKey: key, PasswordHash: hash, CreatedAt: now.UTC().Truncate(time.Microsecond)}
 	if err := s.st.CreateAccount(ctx, a); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
-			return NewSession{}, refuse(CodeConflict, "The name %q is taken: choose another.", name)
+			return NewSession{}, nameTaken(name)
 		}
 		return NewSession{}, err
 	}
-	s.signUps.add(addr, now)
 	s.log.Info("account made", "account", a.ID)
 	return s.begin(ctx, a)
+}
+
+func nameTaken(name string) error {
+	return refuse(CodeConflict, "The name %q is taken: choose another.", name)
 }
 
 // SignIn checks a name and password and begins a session. An unknown name

@@ -5,9 +5,13 @@
 // handlers set and read the session cookie, and the API's middleware reads
 // the bearer token, and both ask a Service.
 //
+// SignUp and SignIn return the session cookie's value (NewSession.Cookie):
+// the browser's handler sets it HttpOnly, SameSite=Lax (and Secure over
+// HTTPS), expiring at NewSession.Expires, and hands it back to Session on
+// each request, renewing the cookie when Session's Expires has moved on.
 // Session-wide calls (SignOut, SignOutEverywhere, ChangePassword) take the
-// session cookie's value, which proves the session; account-wide calls
-// (tokens, SetBot) take the account id the caller got from Session.
+// cookie's value, which proves the session; account-wide calls (tokens,
+// SetBot) take the account id the caller got from Session.
 package players
 
 import (
@@ -62,7 +66,8 @@ const (
 	NameFailures    = 5
 	AddressFailures = 20
 	FailureWindow   = 15 * time.Minute
-	// SignUps is how many accounts one address may make per SignUpWindow.
+	// SignUps is how many sign-ups one address may try per SignUpWindow
+	// (those refused before the password is hashed aside).
 	SignUps      = 10
 	SignUpWindow = time.Hour
 	maxKeys      = 100_000
