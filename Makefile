@@ -14,11 +14,18 @@ test:
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run 'TestRandomGamesKeepInvariants|TestViewKeepsSecrets' ./engine
 
+# The engine imports only the standard library, and the API client only the
+# engine besides, so a bot's program pulls in nothing of the server's.
+# go mod tidy -diff prints what tidying would change and fails if anything
+# would, so a dependency is never left marked wrongly in go.mod.
 lint:
+	@$(GO) mod tidy -diff || (echo "go.mod or go.sum is untidy: run go mod tidy and commit"; exit 1)
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./engine/... | grep -v '^bullshit/engine'); \
 	 if [ -n "$$deps" ]; then echo "engine imports outside the standard library:"; echo "$$deps"; exit 1; fi
+	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./api/client | grep -v '^bullshit/\(engine\|api/client\)$$'); \
+	 if [ -n "$$deps" ]; then echo "the API client imports more than the engine and the standard library:"; echo "$$deps"; exit 1; fi
 
 generate:
 	$(GO) generate ./...

@@ -1,16 +1,14 @@
 package api_test
 
 import (
-	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"bullshit/api"
-	"bullshit/live"
+	"bullshit/api/client"
 	"bullshit/players"
 )
 
@@ -29,7 +27,7 @@ func (w *world) account(name string) (players.Account, string, players.Token) {
 	return ns.Account, secret, tok
 }
 
-func playerIDs(s live.Summary) []int64 {
+func playerIDs(s client.Game) []int64 {
 	var out []int64
 	for _, seat := range s.Seats {
 		out = append(out, seat.Player)
@@ -44,13 +42,13 @@ func TestAccountSeats(t *testing.T) {
 	bea, beaToken, _ := w.account("Bea")
 
 	me, err := w.client(annToken).Me(ctx)
-	if err != nil || me != ann {
+	if err != nil || me.ID != ann.ID || me.Name != ann.Name || !me.CreatedAt.Equal(ann.CreatedAt) {
 		t.Fatalf("Me: got %+v, %v; want %+v", me, err, ann)
 	}
 
 	// Ann creates a table with her token and no name: the seat is hers,
 	// under her name, and its own token plays it.
-	host, err := w.client(annToken).Create(ctx, api.CreateBody{Seats: 4})
+	host, err := w.client(annToken).Create(ctx, client.CreateBody{Seats: 4})
 	if err != nil {
 		t.Fatalf("Create with an account's token: %v", err)
 	}
@@ -62,10 +60,10 @@ func TestAccountSeats(t *testing.T) {
 		t.Errorf("the host's seat token: got %q, want the seat's own", host.Token)
 	}
 
-	if _, err := w.client(annToken).Join(ctx, id, ""); api.ErrorCode(err) != "conflict" {
+	if _, err := w.client(annToken).Join(ctx, id, ""); client.ErrorCode(err) != "conflict" {
 		t.Errorf("Ann joining her own table again: got %v, want conflict", err)
 	}
-	if _, err := w.client(beaToken).Join(ctx, id, "Somebody Else"); api.ErrorCode(err) != "invalid" {
+	if _, err := w.client(beaToken).Join(ctx, id, "Somebody Else"); client.ErrorCode(err) != "invalid" {
 		t.Errorf("Bea joining under another name: got %v, want invalid", err)
 	}
 	if _, err := w.client(beaToken).Join(ctx, id, "Bea"); err != nil {
@@ -76,7 +74,7 @@ func TestAccountSeats(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a guest joining: %v", err)
 	}
-	if got, want := playerIDs(guest.Game), []int64{ann.ID, bea.ID, 0, 0}; !equal(got, want) {
+	if got, want := playerIDs(guest.Game), []int64{ann.ID, bea.ID, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("the seats' accounts: got %v, want %v", got, want)
 	}
 
@@ -88,11 +86,11 @@ func TestAccountSeats(t *testing.T) {
 	}
 
 	// Without a name and without an account's token there's no seat.
-	open, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Cy"})
+	open, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Cy"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.client("").Join(ctx, open.Game.ID, ""); api.ErrorCode(err) != "invalid" {
+	if _, err := w.client("").Join(ctx, open.Game.ID, ""); client.ErrorCode(err) != "invalid" {
 		t.Errorf("a guest joining without a name: got %v, want invalid", err)
 	}
 	for _, tt := range []struct{ name, token string }{
@@ -100,7 +98,7 @@ func TestAccountSeats(t *testing.T) {
 		{"no token", ""},
 		{"a made-up account token", players.TokenPrefix + strings.Repeat("a", 32)},
 	} {
-		if _, err := w.client(tt.token).Me(ctx); api.ErrorCode(err) != "unauthorized" {
+		if _, err := w.client(tt.token).Me(ctx); client.ErrorCode(err) != "unauthorized" {
 			t.Errorf("Me with %s: got %v, want unauthorized", tt.name, err)
 		}
 	}
@@ -117,30 +115,12 @@ func TestRevokedTokenRefusedAtOnce(t *testing.T) {
 	if err := w.players.RevokeToken(ctx, ann.ID, tok.ID); err != nil {
 		t.Fatalf("RevokeToken: %v", err)
 	}
-	if _, err := c.Me(ctx); api.ErrorCode(err) != "unauthorized" {
+	if _, err := c.Me(ctx); client.ErrorCode(err) != "unauthorized" {
 		t.Errorf("Me right after revoking: got %v, want unauthorized", err)
 	}
-	if _, err := c.Create(ctx, api.CreateBody{Seats: 3}); api.ErrorCode(err) != "unauthorized" {
+	if _, err := c.Create(ctx, client.CreateBody{Seats: 3}); client.ErrorCode(err) != "unauthorized" {
 		t.Errorf("Create right after revoking: got %v, want unauthorized", err)
 	}
-}
-
-// syncBuffer is a buffer a logger and a test may share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // TestTokenNeverLogged makes, uses, lists and revokes a token, uses it once
@@ -154,14 +134,14 @@ func TestTokenNeverLogged(t *testing.T) {
 	ann, secret, tok := w.account("Ann")
 
 	c := w.client(secret)
-	j, err := c.Create(ctx, api.CreateBody{Seats: 3, FillBots: true})
+	j, err := c.Create(ctx, client.CreateBody{Seats: 3, FillBots: true})
 	if err != nil {
 		t.Fatalf("Create: %v", err)
 	}
 	if _, err := c.Me(ctx); err != nil {
 		t.Fatalf("Me: %v", err)
 	}
-	other, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Host"})
+	other, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Host"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +158,7 @@ func TestTokenNeverLogged(t *testing.T) {
 	if err := w.players.RevokeToken(ctx, ann.ID, tok.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Me(ctx); api.ErrorCode(err) != "unauthorized" {
+	if _, err := c.Me(ctx); client.ErrorCode(err) != "unauthorized" {
 		t.Errorf("Me once revoked: got %v, want unauthorized", err)
 	}
 	mangled := secret[:len(secret)-1] + "b"
@@ -200,16 +180,4 @@ func TestTokenNeverLogged(t *testing.T) {
 			t.Errorf("the token list holds the token: %+v", tk)
 		}
 	}
-}
-
-func equal(a, b []int64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
@@ -50,14 +51,14 @@ func BenchmarkActionToEvent(b *testing.B) {
 	)
 	// newGame seats three people (nobody acts but the benchmark) and follows
 	// the spectator's stream.
-	newGame := func() (string, []*api.Client) {
-		c := api.NewClient(srv.URL, nil)
-		host, err := c.Create(ctx, api.CreateBody{Seats: 3, Name: "A", WindowSeconds: 10})
+	newGame := func() (string, []*client.Client) {
+		c := client.New(srv.URL, nil)
+		host, err := c.Create(ctx, client.CreateBody{Seats: 3, Name: "A", WindowSeconds: 10})
 		if err != nil {
 			b.Fatal(err)
 		}
 		id := host.Game.ID
-		seats := []*api.Client{c.WithToken(host.Token)}
+		seats := []*client.Client{c.WithToken(host.Token)}
 		for _, name := range []string{"B", "C"} {
 			j, err := c.Join(ctx, id, name)
 			if err != nil {

@@ -12,16 +12,16 @@ import (
 	"testing"
 	"time"
 
-	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/live"
 )
 
 // startBotGame makes and starts a table of the host and bots.
-func startBotGame(t *testing.T, w *world, seats int) live.Joined {
+func startBotGame(t *testing.T, w *world, seats int) client.Joined {
 	t.Helper()
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: seats, Name: "Ann", FillBots: true})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: seats, Name: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := w.srv.URL + "/api/v1/games/" + id + "/events"
-	open, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Cy"})
+	open, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Cy"})
 	if err != nil {
 		t.Fatal(err)
 	}

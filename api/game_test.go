@@ -8,10 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/engine/bot"
-	"bullshit/live"
 )
 
 // TestWholeGame drives a game with two people and two bots from creation to
@@ -20,9 +19,9 @@ import (
 func TestWholeGame(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{
+	host, err := w.client("").Create(ctx, client.CreateBody{
 		Seats: 4, Name: "Ann", WindowSeconds: 4,
-		Bots: []live.BotSpec{{Level: "medium", Style: "bold"}}, FillBots: true,
+		Bots: []client.Bot{{Level: "medium", Style: "bold"}}, FillBots: true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +35,7 @@ func TestWholeGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if started.Status != live.StatusLive || started.Seats[3].Kind != live.SeatBot {
+	if started.Status != client.StatusLive || started.Seats[3].Kind != client.SeatBot {
 		t.Fatalf("after the start: %+v, want live with the empty seat filled by a bot", started)
 	}
 
@@ -86,7 +85,7 @@ func TestWholeGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Status != live.StatusFinished || len(sum.Result) != 4 || sum.EndedAt.IsZero() {
+	if sum.Status != client.StatusFinished || len(sum.Result) != 4 || sum.EndedAt.IsZero() {
 		t.Errorf("the finished game: %+v, want finished with 4 places and an end time", sum)
 	}
 	// Once it's over, everyone reads the whole log, private lines too.
@@ -122,7 +121,7 @@ func TestWholeGame(t *testing.T) {
 	if resp.StatusCode != http.StatusNoContent {
 		t.Errorf("reconnecting with the final view's id: %s, want 204", resp.Status)
 	}
-	if _, err := w.client(guest.Token).Act(ctx, id, engine.Action{Kind: engine.ActPass, No: final.Plays}); api.ErrorCode(err) != "over" {
+	if _, err := w.client(guest.Token).Act(ctx, id, engine.Action{Kind: engine.ActPass, No: final.Plays}); client.ErrorCode(err) != "over" {
 		t.Errorf("a move after the end: %v, want over", err)
 	}
 }
@@ -134,9 +133,9 @@ func TestBotPlaysWholeGame(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	host, err := w.client("").Create(ctx, api.CreateBody{
+	host, err := w.client("").Create(ctx, client.CreateBody{
 		Seats: 3, Name: "Remote bot",
-		Bots: []live.BotSpec{{Level: "hard", Style: "caller"}, {Level: "easy", Style: "bold"}},
+		Bots: []client.Bot{{Level: "hard", Style: "caller"}, {Level: "easy", Style: "bold"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +149,7 @@ func TestBotPlaysWholeGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := w.ticker(ctx, 50*time.Millisecond)
-	final, err := c.Play(ctx, host.Game.ID, b, api.PlayOptions{
+	final, err := c.Play(ctx, host.Game.ID, b, client.PlayOptions{
 		Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
 		Poll:  20 * time.Millisecond,
 	})

@@ -110,21 +110,33 @@ func (s *Server) join(c echo.Context) error {
 }
 
 func (s *Server) start(c echo.Context) error {
-	if err := s.games.Start(c.Request().Context(), gameID(c), seatOf(c)); err != nil {
+	by, err := seatOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.games.Start(c.Request().Context(), gameID(c), by); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
 }
 
 func (s *Server) leave(c echo.Context) error {
-	if err := s.games.Leave(c.Request().Context(), gameID(c), seatOf(c)); err != nil {
+	by, err := seatOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.games.Leave(c.Request().Context(), gameID(c), by); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
 }
 
 func (s *Server) end(c echo.Context) error {
-	if err := s.games.End(c.Request().Context(), gameID(c), seatOf(c)); err != nil {
+	by, err := seatOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.games.End(c.Request().Context(), gameID(c), by); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
@@ -135,7 +147,11 @@ func (s *Server) handToBot(c echo.Context) error {
 	if err != nil || seat < 0 || seat >= engine.MaxSeats {
 		return invalid("A seat is a number from 0 to " + strconv.Itoa(engine.MaxSeats-1) + ".")
 	}
-	if err := s.games.HandToBot(c.Request().Context(), gameID(c), seatOf(c), seat); err != nil {
+	by, err := seatOf(c)
+	if err != nil {
+		return err
+	}
+	if err := s.games.HandToBot(c.Request().Context(), gameID(c), by, seat); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
@@ -150,7 +166,11 @@ func (s *Server) seats(c echo.Context) error {
 }
 
 func (s *Server) view(c echo.Context) error {
-	v, err := s.games.View(c.Request().Context(), gameID(c), seatOf(c))
+	seat, err := seatOf(c)
+	if err != nil {
+		return err
+	}
+	v, err := s.games.View(c.Request().Context(), gameID(c), seat)
 	if err != nil {
 		return err
 	}
@@ -158,7 +178,11 @@ func (s *Server) view(c echo.Context) error {
 }
 
 func (s *Server) gameLog(c echo.Context) error {
-	events, err := s.games.Log(c.Request().Context(), gameID(c), seatOf(c))
+	seat, err := seatOf(c)
+	if err != nil {
+		return err
+	}
+	events, err := s.games.Log(c.Request().Context(), gameID(c), seat)
 	if err != nil {
 		return err
 	}
@@ -180,7 +204,9 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		a.Seat = seatOf(c)
+		if a.Seat, err = seatOf(c); err != nil {
+			return err
+		}
 		v, err := s.games.Act(c.Request().Context(), gameID(c), a)
 		if err != nil {
 			return err
@@ -189,11 +215,24 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 	}
 }
 
+// record is a finished game's whole record.
+func (s *Server) record(c echo.Context) error {
+	rec, err := s.games.Record(c.Request().Context(), gameID(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, rec)
+}
+
 // events streams the seat's view (the spectator's without a token): the
 // current one at once, then each new one as the table changes.
 func (s *Server) events(c echo.Context) error {
 	ctx := c.Request().Context()
-	id, seat := gameID(c), seatOf(c)
+	id := gameID(c)
+	seat, err := seatOf(c)
+	if err != nil {
+		return err
+	}
 	g, err := s.games.Get(ctx, id)
 	if err != nil {
 		return err

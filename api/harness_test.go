@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
@@ -44,8 +45,12 @@ type worldOptions struct {
 	// smallBuffers shrinks each connection's send buffer on the server's
 	// side, so a client that doesn't read backs it up quickly.
 	smallBuffers bool
-	// logger is the server's, the accounts' service's included.
+	// logger is the server's and the accounts' service's; nil discards
+	// their lines.
 	logger *slog.Logger
+	// trustedProxies are the server's; the test's client connects from
+	// 127.0.0.1.
+	trustedProxies string
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -69,13 +74,17 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if o.perToken == (api.Rate{}) {
 		o.perToken = api.Rate{PerSecond: 1e6, Burst: 1e6}
 	}
+	proxies, err := api.ParseTrustedProxies(o.trustedProxies)
+	if err != nil {
+		t.Fatal(err)
+	}
 	w.players, err = players.New(players.Config{Store: st, Logger: o.logger,
 		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now, StreamsPerAddress: o.streams,
-		Players: w.players, Logger: o.logger}))
+	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now,
+		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies, Players: w.players}))
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}
@@ -99,8 +108,8 @@ func newWorld(t *testing.T, o worldOptions) *world {
 }
 
 // client is an API client whose answers are checked against openapi.yaml.
-func (w *world) client(token string) *api.Client {
-	return api.NewClient(w.srv.URL, w.http).WithToken(token)
+func (w *world) client(token string) *client.Client {
+	return client.New(w.srv.URL, w.http).WithToken(token)
 }
 
 // answer is a raw HTTP answer.
@@ -120,11 +129,17 @@ func (a answer) problem() api.Problem {
 // do sends a raw request (body as given, token as a bearer token if set).
 func (w *world) do(method, path, token, body string) answer {
 	w.t.Helper()
+	return w.doURL(method, w.srv.URL+path, token, body)
+}
+
+// doURL is do to any server.
+func (w *world) doURL(method, url, token, body string) answer {
+	w.t.Helper()
 	var r io.Reader
 	if body != "" {
 		r = strings.NewReader(body)
 	}
-	req, err := http.NewRequest(method, w.srv.URL+path, r)
+	req, err := http.NewRequest(method, url, r)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -202,7 +217,7 @@ func (w *world) playPersons(game string, tokens []string) []engine.View {
 				continue
 			}
 			nv, err := c.Act(ctx, game, a)
-			switch api.ErrorCode(err) {
+			switch client.ErrorCode(err) {
 			case "":
 				answers = append(answers, nv)
 				acted = true

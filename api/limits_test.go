@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/client"
 )
 
 // clock is a limiter clock the test moves by hand.
@@ -37,7 +38,7 @@ func TestRateLimits(t *testing.T) {
 		now:        clk.Now,
 	})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,10 +84,69 @@ func TestRateLimits(t *testing.T) {
 	}
 }
 
+// TestRateLimitBehindProxy checks whose address the per-address limit counts:
+// X-Forwarded-For only from a trusted proxy, and an IPv6 client by its /64.
+func TestRateLimitBehindProxy(t *testing.T) {
+	type step struct {
+		xff     string
+		limited bool
+	}
+	tests := []struct {
+		name    string
+		trusted string
+		steps   []step
+	}{
+		{"forged by a client that isn't a proxy", "10.0.0.0/8", []step{
+			{"198.51.100.1", false}, {"198.51.100.2", false}, {"198.51.100.3", true}, {"", true},
+		}},
+		{"no proxies trusted", "", []step{
+			{"198.51.100.1", false}, {"198.51.100.2", false}, {"198.51.100.3", true},
+		}},
+		{"from a trusted proxy", "127.0.0.0/8", []step{
+			{"198.51.100.1", false}, {"198.51.100.1", false}, {"198.51.100.1", true},
+			{"198.51.100.2", false}, {"198.51.100.2", false}, {"198.51.100.2", true},
+			// The client forging the leftmost hop is still counted by
+			// the hop the proxy added.
+			{"198.51.100.9, 198.51.100.1", true},
+		}},
+		{"IPv6 clients by their /64", "127.0.0.0/8", []step{
+			{"2001:db8:1:2::1", false}, {"2001:db8:1:2::2", false}, {"2001:db8:1:2:ffff::3", true},
+			{"2001:db8:1:3::1", false},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := &clock{now: time.Unix(1e9, 0)}
+			w := newWorld(t, worldOptions{
+				perAddress:     api.Rate{PerSecond: 0.001, Burst: 2},
+				now:            clk.Now,
+				trustedProxies: tt.trusted,
+			})
+			for i, s := range tt.steps {
+				req, err := http.NewRequest("GET", w.srv.URL+"/healthz", nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s.xff != "" {
+					req.Header.Set("X-Forwarded-For", s.xff)
+				}
+				resp, err := w.http.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				if got := resp.StatusCode == http.StatusTooManyRequests; got != s.limited {
+					t.Errorf("step %d (X-Forwarded-For %q): got status %d, want limited %v", i, s.xff, resp.StatusCode, s.limited)
+				}
+			}
+		})
+	}
+}
+
 func TestBodyLimit(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}

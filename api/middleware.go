@@ -1,9 +1,11 @@
 package api
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -33,12 +35,26 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 // limitAddress applies the per-address limit to every request.
 func (s *Server) limitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if ok, wait := s.byAddr.allow(c.RealIP()); !ok {
+		if ok, wait := s.byAddr.allow(addressKey(c.RealIP())); !ok {
 			return tooFast(wait)
 		}
 		return next(c)
 	}
 }
+
+// checkGameID answers "no such game" for a route's game code that no game
+// can have, before anything looks it up: a NUL byte or a page of text is the
+// client's mistake, not a database's failure to report.
+func checkGameID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if slices.Contains(c.ParamNames(), "id") && !live.ValidID(gameID(c)) {
+			return errNoGame
+		}
+		return next(c)
+	}
+}
+
+var errNoGame = &live.Error{Code: live.CodeNotFound, Message: "There's no game with that code."}
 
 func tooFast(wait int) error {
 	return &apiError{code: codeRateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}
@@ -115,9 +131,15 @@ func bearer(c echo.Context, query bool) (string, error) {
 
 var errBadAuthHeader = &live.Error{Code: live.CodeUnauthorized, Message: "Send the token as \"Authorization: Bearer <token>\"."}
 
-func seatOf(c echo.Context) int {
-	seat, _ := c.Get(seatKey).(int)
-	return seat
+// seatOf is the seat the request acts for, as seated or maybeSeated set it.
+// A route registered without either has none, and fails closed: falling back
+// to seat 0 would act as the host.
+func seatOf(c echo.Context) (int, error) {
+	seat, ok := c.Get(seatKey).(int)
+	if !ok {
+		return 0, fmt.Errorf("route %s has no seat: it lacks the seated or maybeSeated middleware", c.Path())
+	}
+	return seat, nil
 }
 
 // readBody reads at most MaxBody bytes of the request body.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/live"
 )
@@ -19,7 +20,7 @@ import (
 func TestRoutes(t *testing.T) {
 	w := newWorld(t, worldOptions{})
 	ctx := context.Background()
-	host, err := w.client("").Create(ctx, api.CreateBody{Seats: 4, Name: "Ann"})
+	host, err := w.client("").Create(ctx, client.CreateBody{Seats: 4, Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
+	"slices"
 	"sync"
 	"time"
 
@@ -33,6 +35,7 @@ type Games interface {
 	Log(ctx context.Context, id string, seat int) ([]engine.Event, error)
 	Seats(ctx context.Context, id string) ([]live.SeatInfo, error)
 	Frame(ctx context.Context, id string, seat int) (live.Frame, error)
+	Record(ctx context.Context, id string) (live.Record, error)
 }
 
 // Config configures a Server. Zero fields take the defaults.
@@ -50,6 +53,10 @@ type Config struct {
 	// StreamsPerAddress bounds the event streams one client address may
 	// hold open at once.
 	StreamsPerAddress int
+	// TrustedProxies are the proxies (a TLS terminator, a load balancer)
+	// whose X-Forwarded-For is believed for the client's address; none by
+	// default, when the connection's own address is the client's.
+	TrustedProxies []netip.Prefix
 	// Now is the limiters' clock; nil is the real one.
 	Now func() time.Time
 }
@@ -80,6 +87,7 @@ type Server struct {
 
 	players Players
 
+	trusted    []netip.Prefix
 	maxStreams int
 	mu         sync.Mutex
 	streams    map[string]int // open event streams by client address
@@ -111,6 +119,7 @@ func New(cfg Config) *Server {
 
 		players: cfg.Players,
 
+		trusted:    slices.Clone(cfg.TrustedProxies),
 		maxStreams: cfg.StreamsPerAddress,
 		streams:    make(map[string]int),
 	}
@@ -135,16 +144,17 @@ func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.handleError
-	// The per-address limit keys on the connection's address: headers such
+	// The per-address limits key on the connection's address, or behind a
+	// trusted proxy the client's address it forwards: otherwise headers such
 	// as X-Forwarded-For are the client's to forge.
-	e.IPExtractor = echo.ExtractIPDirect()
+	e.IPExtractor = clientIP(s.trusted)
 	e.Use(s.logRequests, middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisableStackAll: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			s.log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
 			return err
 		},
-	}), s.limitAddress)
+	}), s.limitAddress, checkGameID)
 
 	e.GET("/healthz", s.healthz)
 	g := e.Group("/api/v1")
@@ -160,6 +170,7 @@ func (s *Server) routes() *echo.Echo {
 	g.GET("/games/:id/seats", s.seats)
 	g.GET("/games/:id/view", s.view, s.maybeSeated)
 	g.GET("/games/:id/log", s.gameLog, s.maybeSeated)
+	g.GET("/games/:id/record", s.record)
 	g.POST("/games/:id/play", s.act(engine.ActPlay), s.seated)
 	g.POST("/games/:id/call", s.act(engine.ActCall), s.seated)
 	g.POST("/games/:id/pass", s.act(engine.ActPass), s.seated)
@@ -168,9 +179,10 @@ func (s *Server) routes() *echo.Echo {
 	return e
 }
 
-// openStream counts an event stream opened from addr, refusing one past the
-// limit; the returned func counts it closed.
-func (s *Server) openStream(addr string) (closeStream func(), err error) {
+// openStream counts an event stream opened from the client address ip,
+// refusing one past the limit; the returned func counts it closed.
+func (s *Server) openStream(ip string) (closeStream func(), err error) {
+	addr := addressKey(ip)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streams[addr] >= s.maxStreams {

@@ -19,6 +19,9 @@ const (
 	ActPass ActionKind = "pass"
 	// ActGive hands the caught sneaker the caller's chosen cards.
 	ActGive ActionKind = "give"
+	// ActResume is no seat's move: the server, starting again after being
+	// down, resumes the game (see State.resume).
+	ActResume ActionKind = "resume"
 )
 
 // Action is a seat's move. No is the number of the last play the seat's view
@@ -33,6 +36,9 @@ type Action struct {
 	// Claim is how many of Cards are claimed to be the rank called; the rest
 	// are sneaked. Zero claims them all.
 	Claim int `json:"claim,omitempty"`
+	// Since is, for a resume only, the moment the game was last known to be
+	// running; the time from then to the resume counts against nobody.
+	Since time.Time `json:"since,omitzero"`
 }
 
 // Apply makes a move at time now, after first settling every deadline due by
@@ -41,6 +47,9 @@ type Action struct {
 // Time never runs backwards inside a game: a move stamped before the state's
 // last change counts as made at that change, so no deadline can fall before it.
 func (s *State) Apply(a Action, now time.Time) error {
+	if a.Kind == ActResume {
+		return s.resume(a.Since, now)
+	}
 	if last := s.log[len(s.log)-1].At; now.Before(last) {
 		now = last
 	}
@@ -208,7 +217,7 @@ func (s *State) advance(now time.Time) {
 	s.phase = PhasePlay
 	s.until = time.Time{}
 	s.beats = nil
-	if s.plays >= PlayCap {
+	if s.plays >= s.rules.PlayCap {
 		s.capped = true
 		s.finish(-1, now)
 	}

@@ -34,7 +34,7 @@ func (s *State) Tick(now time.Time) bool {
 		case PhaseReveal:
 			s.endReveal(d)
 		case PhaseGive:
-			s.handOver(LeastUseful(s.hands[s.last.Caller], s.rankFor(s.last.Caller), s.n, s.owed), d)
+			s.handOver(s.rules.leastUseful(s.hands[s.last.Caller], s.rankFor(s.last.Caller), s.n, s.owed), d)
 		}
 		// One version per deadline settled, not per call, so the version
 		// too is the same however the ticks were spread (a replay ticks

@@ -16,9 +16,12 @@
 // Use: New deals a game from Options and a seed. Apply makes a move at a
 // given time and returns an *Error, with a message for the player, when the
 // move is refused. Deadline says when the state next needs a Tick; Tick(now)
-// settles every deadline due. Deciding names who may act now. View(seat) is
-// the only way a secret leaves the state: what that seat may see, and what
-// bots decide from. Log(seat) is the game's log as that seat may read it.
+// settles every deadline due; End ends a game early, as a host may. A resume
+// action (ActResume) is the server coming back after being down: every
+// running clock moves on by the time it was down. Deciding names who may act
+// now. View(seat) is the only way a secret leaves the state: what that seat
+// may see, and what bots decide from. Log(seat) is the game's log as that
+// seat may read it.
 //
 // The package reads no clock (time is always passed in), does no I/O, starts
 // no goroutines and imports only the standard library: a game is fully

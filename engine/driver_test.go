@@ -17,6 +17,18 @@ type driver struct {
 	now time.Time
 	// steps counts the moves and ticks made.
 	steps int
+	// resumes: now and then the server is down for a while and resumes the
+	// game (off unless a test sets it, so other tests play the same games).
+	resumes bool
+	// applied is every action accepted, with its time, as a server stores
+	// them.
+	applied []timedAction
+}
+
+// timedAction is an accepted action and the time it was applied at.
+type timedAction struct {
+	a  Action
+	at time.Time
 }
 
 // maxSteps bounds a driven game: every play takes at most a move, a call or
@@ -58,6 +70,10 @@ func (d *driver) step(tb testing.TB) bool {
 	d.steps++
 	if d.steps > maxSteps {
 		tb.Fatalf("the game did not end in %d steps (%d plays)", maxSteps, s.plays)
+	}
+	if d.resumes && d.rng.IntN(12) == 0 {
+		d.resume(tb)
+		return !s.Over()
 	}
 	dl := s.Deadline()
 	// Before a deadline, the moment to act is somewhere inside it.
@@ -106,7 +122,28 @@ func (d *driver) step(tb testing.TB) bool {
 		tb.Fatalf("legal move %+v at %v refused: %v", a, t.Sub(t0), err)
 	}
 	d.now = t
+	d.applied = append(d.applied, timedAction{a, t})
 	return !s.Over()
+}
+
+// resume has the server go down a moment from now, perhaps past a deadline,
+// and come back up to ten minutes later.
+func (d *driver) resume(tb testing.TB) {
+	tb.Helper()
+	since := d.now.Add(time.Duration(d.rng.IntN(3000)) * time.Millisecond)
+	back := since.Add(time.Millisecond + time.Duration(d.rng.Int64N(int64(10*time.Minute))))
+	a := Action{Kind: ActResume, Seat: -1, Since: since}
+	err := d.s.Apply(a, back)
+	switch {
+	case err == nil:
+		d.now = back
+		d.applied = append(d.applied, timedAction{a, back})
+	case codeOf(tb, err) == CodeOver && d.s.Over():
+		// What fell due before the server went down ended the game.
+		d.now = since
+	default:
+		tb.Fatalf("resume from %v at %v refused: %v", since.Sub(t0), back.Sub(t0), err)
+	}
 }
 
 // tick lets the clock run to t.

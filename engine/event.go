@@ -19,6 +19,9 @@ const (
 	EventGave   EventKind = "gave"   // cards changed hands, how many only
 	EventHanded EventKind = "handed" // which cards, told to the two of them
 	EventOver   EventKind = "over"   // the game ended; Seat is the winner or -1
+	// EventResumed: the server came back after being down since Since; every
+	// clock running then runs on from here with the time it had left.
+	EventResumed EventKind = "resumed"
 )
 
 // Event is one line of the game's log. To lists the seats it is told to;
@@ -38,6 +41,8 @@ type Event struct {
 	Given    int       `json:"given,omitempty"`
 	Result   []Place   `json:"result,omitempty"`
 	To       []int     `json:"to,omitempty"`
+	// Since is when a resumed game was last known to be running.
+	Since time.Time `json:"since,omitzero"`
 }
 
 func (s *State) emit(e Event) { s.log = append(s.log, e) }

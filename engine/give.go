@@ -5,11 +5,17 @@ import (
 	"time"
 )
 
-// LeastUseful picks the k cards a player would most like rid of: the ranks
-// they will be asked for last, which are the bluffs waiting to happen. first
-// is the rank index (see RankAt) of their next turn and seats the table size;
-// ties go to the lower card, so the choice is deterministic.
+// LeastUseful picks the k cards a player would most like rid of, as the
+// current rules pick them for a hand-over that runs out. first is the rank
+// index (see RankAt) of their next turn and seats the table size.
 func LeastUseful(hand []Card, first, seats, k int) []Card {
+	return rulebook[CurrentRules].leastUseful(hand, first, seats, k)
+}
+
+// leastUsefulByWait is rules version 1's pick: the ranks the player will be
+// asked for last, which are the bluffs waiting to happen; ties go to the
+// lower card, so the choice is deterministic.
+func leastUsefulByWait(hand []Card, first, seats, k int) []Card {
 	wait := func(c Card) int {
 		for m := range Ranks {
 			if RankAt(first+m*seats) == c.Rank() {

@@ -17,7 +17,8 @@ const (
 	CueTake    Cue = "take"
 )
 
-// RevealBeats are how long each beat of a reveal lasts. Every screen plays
+// RevealBeats are how long each beat of a reveal lasts under the current
+// rules (a game uses its own version's: see Rules). Every screen plays
 // them at the same moments, so the server times them: a beat for the shout to
 // land, a longer one to turn the cards one by one, a pause on the verdict, and
 // the pile sweeping to whoever takes it. About four seconds in all, short
@@ -83,12 +84,9 @@ func (s *State) showdown(caller int, now time.Time) {
 	s.emit(Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: ptr(caller), Rank: ptr(last.Rank),
 		Claim: last.Claim, Cards: slices.Clone(last.cards), Showdown: &sd})
 
-	s.beats = revealBeats(now, last, sd)
+	s.beats = revealBeats(now, last, sd, s.rules.Beats)
 	s.phase = PhaseReveal
-	s.until = now
-	for _, d := range RevealBeats {
-		s.until = s.until.Add(d)
-	}
+	s.until = now.Add(s.rules.RevealTime())
 	s.next = afterNext
 	if truth && last.Out {
 		s.next = afterWin
@@ -96,7 +94,7 @@ func (s *State) showdown(caller int, now time.Time) {
 	s.owed = give
 }
 
-func revealBeats(now time.Time, last *Play, sd Showdown) []Beat {
+func revealBeats(now time.Time, last *Play, sd Showdown, lasts map[Cue]time.Duration) []Beat {
 	names := make([]string, len(sd.Cards))
 	for i, c := range sd.Cards {
 		names[i] = c.Name()
@@ -125,7 +123,7 @@ func revealBeats(now time.Time, last *Play, sd Showdown) []Beat {
 	at := now
 	for i, b := range says {
 		beats[i] = Beat{Cue: b.cue, At: at, Say: b.say}
-		at = at.Add(RevealBeats[b.cue])
+		at = at.Add(lasts[b.cue])
 	}
 	return beats
 }
@@ -137,7 +135,7 @@ func (s *State) endReveal(now time.Time) {
 		s.finish(s.last.Seat, now)
 	case s.owed > 0:
 		s.phase = PhaseGive
-		s.until = now.Add(GiveTime)
+		s.until = now.Add(s.rules.GiveTime)
 		s.beats = nil
 	default:
 		s.advance(now)

@@ -112,6 +112,7 @@ func (t Tally) clone() Tally {
 // Tick; View is the only way a secret leaves it.
 type State struct {
 	opts   Options
+	rules  *Rules // the rulebook's entry: shared, never changed
 	seed   uint64
 	n      int
 	dealer int
@@ -141,13 +142,20 @@ type State struct {
 
 // New deals a game. The seed fixes the shuffle and the dealer (the seed read
 // as a number, modulo the seats); the player on the dealer's left calls aces.
+// The game is played under the rules version its options name, which must
+// be one this engine has (see RulesOf).
 func New(opts Options, seed uint64, now time.Time) (*State, error) {
 	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	rules, err := rulesOf(opts.Rules)
+	if err != nil {
 		return nil, err
 	}
 	n := opts.Seats
 	s := &State{
 		opts:   opts,
+		rules:  rules,
 		seed:   seed,
 		n:      n,
 		dealer: int(seed % uint64(n)),
@@ -222,9 +230,15 @@ func (s *State) Capped() bool { return s.capped }
 func (s *State) Ended() bool { return s.ended }
 
 // End ends the game early, as a host may: nobody wins, and everyone is placed
-// by cards left, fewest first, ties sharing. A game already over is left as
-// it is.
+// by cards left, fewest first, ties sharing. As Apply does, it first settles
+// every deadline due by now (a hand-over that ran out is made), so a game
+// ended at a time comes out the same however often it was ticked before. A
+// game already over, or over by those deadlines, is left as it is.
 func (s *State) End(now time.Time) {
+	if last := s.log[len(s.log)-1].At; now.Before(last) {
+		now = last
+	}
+	s.Tick(now)
 	if s.phase == PhaseOver {
 		return
 	}

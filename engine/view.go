@@ -156,7 +156,7 @@ func (s *State) View(seat int) View {
 	if s.phase == PhaseGive {
 		g := &Give{Caller: s.last.Caller, Seat: s.last.Seat, Count: s.owed}
 		if seat == g.Caller {
-			g.Suggested = LeastUseful(s.hands[seat], s.rankFor(seat), s.n, s.owed)
+			g.Suggested = s.rules.leastUseful(s.hands[seat], s.rankFor(seat), s.n, s.owed)
 		}
 		v.Give = g
 	}

@@ -23,6 +23,8 @@ var (
 	errNoSeat     = refuse(CodeInvalid, "There's no such seat at this table.")
 	errOverGame   = refuse(CodeConflict, "The game is over.")
 	errSeatMoved  = refuse(CodeConflict, "The seats were numbered afresh as the game started: look again.")
+	// errNotAMove: only the server resumes a game.
+	errNotAMove = refuse(CodeInvalid, "That isn't a move in this game.")
 	// errOver is a move at a game that has ended, refused as the engine
 	// refuses one.
 	errOver = &engine.Error{Code: engine.CodeOver, Message: "The game is over."}

@@ -26,13 +26,17 @@ type storage interface {
 	CreateGame(ctx context.Context, g *store.Game, seats []store.Seat) error
 	Game(ctx context.Context, id string) (*store.Game, []store.Seat, error)
 	Games(ctx context.Context, status string, limit int) ([]store.Game, error)
+	ListGames(ctx context.Context, status string, limit int) ([]store.Listed, error)
 	SaveSeat(ctx context.Context, seat store.Seat) error
 	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
 	AppendAction(ctx context.Context, a store.Action) error
 	Actions(ctx context.Context, gameID string) ([]store.Action, error)
-	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result) error
+	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
 	Unfinished(ctx context.Context) ([]store.Game, error)
 	Results(ctx context.Context, id string) ([]store.Result, error)
+	GamePlayers(ctx context.Context, id string) ([]store.PlayerGame, error)
+	MarkAlive(ctx context.Context, at time.Time) error
+	Alive(ctx context.Context) (time.Time, error)
 }
 
 // writeTimeout bounds one store write made by a table. Writes do not follow
@@ -57,10 +61,15 @@ type Manager struct {
 	tables sync.WaitGroup
 	all    sync.WaitGroup
 	writer *writer
+	// tablesDone is closed once the tables have stopped.
+	tablesDone chan struct{}
 
 	mu      sync.RWMutex
 	running map[string]*table
 	closed  bool
+
+	// finished keeps the final state of games recently over or read.
+	finished *finished
 }
 
 // New loads the open games and rebuilds every live one from its log,
@@ -74,7 +83,8 @@ func New(ctx context.Context, cfg Config) (*Manager, error) {
 }
 
 func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
-	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{}}
+	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{},
+		tablesDone: make(chan struct{}), finished: newFinished(finishedGames)}
 	if m.clock == nil {
 		m.clock = RealClock{}
 	}
@@ -94,6 +104,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.closed = true
 		m.mu.Unlock()
 		m.tables.Wait()
+		close(m.tablesDone)
 		if m.writer != nil {
 			close(m.writer.reqs)
 		}
@@ -103,6 +114,8 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		m.all.Wait()
 		return nil, err
 	}
+	// Only once every live game has been rebuilt from the last mark.
+	m.all.Go(m.keepAlive)
 	return m, nil
 }
 
@@ -162,7 +175,14 @@ func (m *Manager) add(t *table) error {
 	return nil
 }
 
+// remove unregisters t as its goroutine stops. A game stored as over hands
+// its final state to the finished games first, so a reader always finds
+// the one or the other and never replays a game just over.
 func (m *Manager) remove(t *table) {
+	stored := t.game.Status == string(StatusFinished) || t.game.Status == string(StatusEnded)
+	if stored && t.state != nil && t.state.Over() {
+		m.finished.put(t.id, t.state)
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.running[t.id] == t {
@@ -241,22 +261,29 @@ func (m *Manager) ensureOpen() error {
 	return nil
 }
 
-// List lists games with the given status ("" for all), newest first.
+// List lists games with the given status ("" for all), newest first. It
+// reads the store a fixed number of times whatever the limit: a running
+// game is summed up by its table, any other from the rows listed.
 func (m *Manager) List(ctx context.Context, status Status, limit int) ([]Summary, error) {
 	if err := m.ensureOpen(); err != nil {
 		return nil, err
 	}
-	games, err := m.st.Games(ctx, string(status), limit)
+	listed, err := m.st.ListGames(ctx, string(status), limit)
 	if err != nil {
 		return nil, m.unsaved("", err)
 	}
-	out := make([]Summary, 0, len(games))
-	for _, g := range games {
-		s, err := m.Get(ctx, g.ID)
+	out := make([]Summary, 0, len(listed))
+	for i := range listed {
+		l := &listed[i]
+		t, err := m.table(l.Game.ID)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		if t != nil {
+			out = append(out, t.snap.Load().summary)
+			continue
+		}
+		out = append(out, storedSummary(&l.Game, l.Seats, l.Results))
 	}
 	return out, nil
 }
@@ -303,7 +330,7 @@ func (m *Manager) View(ctx context.Context, id string, seat int) (engine.View, e
 	if running {
 		return v, err
 	}
-	s, err := m.replayed(ctx, id)
+	s, err := m.final(ctx, id)
 	if err != nil {
 		return engine.View{}, err
 	}
@@ -324,7 +351,7 @@ func (m *Manager) Log(ctx context.Context, id string, seat int) ([]engine.Event,
 	if running {
 		return events, err
 	}
-	s, err := m.replayed(ctx, id)
+	s, err := m.final(ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -23,8 +23,14 @@ func (m *Manager) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("live: load live games: %w", err)
 	}
+	// Read before anything marks this server alive: the last mark the
+	// server before it wrote.
+	alive, err := m.st.Alive(ctx)
+	if err != nil {
+		return fmt.Errorf("live: load: %w", err)
+	}
 	for _, g := range append(open, running...) {
-		t, err := m.rebuild(ctx, g.ID)
+		t, err := m.rebuild(ctx, g.ID, alive)
 		if err != nil {
 			m.log.Error("a game could not be rebuilt", slog.String("game", g.ID), slog.Any("err", err))
 			continue
@@ -38,8 +44,11 @@ func (m *Manager) load(ctx context.Context) error {
 
 // rebuild is the table of a stored game: dealt again from its seed and
 // replayed action by action at the stored times, settling each deadline
-// between them as the live table did, then brought up to now.
-func (m *Manager) rebuild(ctx context.Context, id string) (*table, error) {
+// between them as the live table did, then brought up to the moment the
+// game was last known running: the later of alive (the server's last alive
+// mark) and the game's last change. The table resumes from there when it
+// starts (resumeAfterDown).
+func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*table, error) {
 	g, seats, err := m.st.Game(ctx, id)
 	if err != nil {
 		return nil, err
@@ -60,17 +69,17 @@ func (m *Manager) rebuild(ctx context.Context, id string) (*table, error) {
 	t.pending, t.bots, t.at = make([]pending, n), make([]*bot.Bot, n), g.StartedAt
 	t.moved(g.StartedAt)
 	for _, a := range actions {
-		t.settleUntil(a.At)
-		if err := t.state.Apply(a.Action, a.At); err != nil {
+		if err := t.replayAction(a); err != nil {
 			return nil, fmt.Errorf("replay action %d: %w", a.Seq, err)
 		}
-		t.at = a.At
-		t.moved(a.At)
 	}
 	t.actions = actions
-	now := m.clock.Now()
-	t.settleUntil(now)
-	t.at = later(t.at, now)
+	t.downSince = later(alive, t.at)
+	if now := m.clock.Now(); t.downSince.After(now) {
+		// A mark from the future (the clock was set back): no time down.
+		t.downSince = later(now, t.at)
+	}
+	t.settleUntil(t.downSince)
 	t.refresh()
 	return t, nil
 }
@@ -103,10 +112,14 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 	t := &table{game: *g, seats: seats}
 	s, err := t.replay(actions)
 	if err != nil {
-		return nil, m.unsaved(id, err)
+		return nil, m.notReplayed(id, err)
 	}
 	switch {
 	case g.Status == string(StatusEnded):
+		// The table had settled every deadline due by the time the host
+		// ended it (a hand-over that ran out moves cards): so does the
+		// replay, or the places it shows would not be those stored.
+		s.Tick(g.EndedAt)
 		s.End(g.EndedAt)
 	case !g.EndedAt.IsZero():
 		// EndedAt is stored to the microsecond, and the deadline that ended

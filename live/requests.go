@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"slices"
+	"time"
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
@@ -33,6 +34,9 @@ func (t *table) act(a engine.Action) (engine.View, error) {
 	}
 	if t.seats[a.Seat].Kind == string(SeatBot) {
 		return engine.View{}, errBotSeat
+	}
+	if a.Kind == engine.ActResume {
+		return engine.View{}, errNotAMove
 	}
 	if err := t.apply(a, later(t.now, t.at)); err != nil {
 		return engine.View{}, err
@@ -192,7 +196,11 @@ func (t *table) end(by int) error {
 	if t.finishing {
 		return errOverGame
 	}
-	now := later(t.now, t.at)
+	// The end is stored to the microsecond and a replay ends the game at
+	// the stored time, settling what was due by then: rounded up, the time
+	// stored is the time the game ended at, and everything the table has
+	// settled is due by it.
+	now := ceilMicrosecond(later(t.now, t.at))
 	var ended *engine.State
 	var results []store.Result
 	plays := 0
@@ -205,7 +213,7 @@ func (t *table) end(by int) error {
 		}
 	}
 	if err := t.write(func(ctx context.Context, st storage) error {
-		return st.FinishGame(ctx, t.id, string(StatusEnded), now, plays, false, results)
+		return st.FinishGame(ctx, t.id, string(StatusEnded), now, plays, false, results, t.rater(ended, now, false))
 	}); err != nil {
 		return err
 	}
@@ -215,4 +223,12 @@ func (t *table) end(by int) error {
 	}
 	t.over = true
 	return nil
+}
+
+// ceilMicrosecond rounds t up to a whole microsecond.
+func ceilMicrosecond(t time.Time) time.Time {
+	if r := t.Truncate(time.Microsecond); !r.Equal(t) {
+		return r.Add(time.Microsecond)
+	}
+	return t
 }

@@ -46,6 +46,8 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 	if err := opts.Validate(); err != nil {
 		return nil, nil, "", err
 	}
+	// A new game is played, and always replayed, under the current rules.
+	opts.Rules = engine.CurrentRules
 	if len(req.Bots) > opts.Seats-1 {
 		return nil, nil, "", invalid("A table of %d has room for %d bots at most.", opts.Seats, opts.Seats-1)
 	}

@@ -108,6 +108,9 @@ type table struct {
 	revision int
 	// unsavedSeats are seats whose last change the store refused.
 	unsavedSeats map[int]bool
+	// downSince is when a rebuilt game was last known running; the table
+	// resumes it from then as it starts.
+	downSince time.Time
 }
 
 func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
@@ -134,6 +137,7 @@ func (t *table) run(ctx context.Context) {
 	}()
 	t.timer = t.m.clock.NewTimer(time.Hour)
 	defer t.timer.Stop()
+	t.resumeAfterDown()
 	for !t.over {
 		// A request waiting goes first: it is served at the time it
 		// arrived, before the events that fell due while it waited.
@@ -478,7 +482,7 @@ func (t *table) finish() {
 	}
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results)
+	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, t.rater(t.state, t.at, true))
 	if err != nil && !errors.Is(err, store.ErrOver) {
 		t.m.log.Error("storing a finished game failed", slog.String("game", t.id), slog.Any("err", err))
 		t.retryAt = t.m.clock.Now().Add(retryAfter)

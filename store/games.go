@@ -220,8 +220,10 @@ func (s *Store) Actions(ctx context.Context, gameID string) ([]Action, error) {
 }
 
 // FinishGame marks a game over, with status "finished" or "ended", and
-// stores its results, in one transaction. A game already over is ErrOver.
-func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []Result) error {
+// stores its results and, when rater is not nil, its accounts' rows and
+// ratings, in one transaction. A game already over is ErrOver, so a finish
+// retried or replayed rates the game once.
+func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []Result, rater *Rater) error {
 	if status != statusFinished && status != statusEnded {
 		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, statusFinished, statusEnded)
 	}
@@ -240,18 +242,20 @@ func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time,
 		if err := changedOne(ctx, tx, res, id, ErrOver); err != nil {
 			return fmt.Errorf("finish game %s: %w", id, err)
 		}
-		if len(results) == 0 {
+		if len(results) > 0 {
+			rs := make([]Result, len(results))
+			for i, r := range results {
+				r.GameID = id
+				rs[i] = r
+			}
+			if _, err := tx.NewInsert().Model(&rs).Exec(ctx); err != nil {
+				return fmt.Errorf("store the results of game %s: %w", id, classify(err))
+			}
+		}
+		if rater == nil {
 			return nil
 		}
-		rs := make([]Result, len(results))
-		for i, r := range results {
-			r.GameID = id
-			rs[i] = r
-		}
-		if _, err := tx.NewInsert().Model(&rs).Exec(ctx); err != nil {
-			return fmt.Errorf("store the results of game %s: %w", id, classify(err))
-		}
-		return nil
+		return writeRatings(ctx, tx, s.dialect, id, rater)
 	})
 }
 

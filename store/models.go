@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -16,7 +15,10 @@ type Game struct {
 	// ID is the short random code chosen by the caller.
 	ID string
 	// Status is "open", "live", "finished" or "ended".
-	Status  string
+	Status string
+	// Options are the game's settings. Options.Rules, the rules version the
+	// game is played under, must be set: a game is always replayed with its
+	// own version's rules.
 	Options engine.Options
 	Seed    uint64
 	// Host is the host's seat.
@@ -78,7 +80,8 @@ type Result struct {
 	Rated bool `bun:"rated"`
 }
 
-// gameRow is a Game as stored: the options as JSON text, the seed as the
+// gameRow is a Game as stored: the options as JSON text (optionsRecord)
+// with the rules version in a column of its own, the seed as the
 // bits of a signed 64-bit integer (both dialects' widest integer), the away
 // time in milliseconds, and the start and end as NULL until they happen.
 type gameRow struct {
@@ -86,6 +89,7 @@ type gameRow struct {
 	ID            string    `bun:"id,pk"`
 	Status        string    `bun:"status"`
 	Options       string    `bun:"options"`
+	Rules         int       `bun:"rules"`
 	Seed          int64     `bun:"seed"`
 	Host          int       `bun:"host"`
 	AwayAfterMS   int64     `bun:"away_after_ms"`
@@ -98,14 +102,18 @@ type gameRow struct {
 }
 
 func toGameRow(g *Game) (gameRow, error) {
-	opts, err := json.Marshal(g.Options)
+	if g.Options.Rules <= 0 {
+		return gameRow{}, fmt.Errorf("game %s: no rules version", g.ID)
+	}
+	opts, err := encodeOptions(g.Options)
 	if err != nil {
-		return gameRow{}, fmt.Errorf("encode options: %w", err)
+		return gameRow{}, fmt.Errorf("encode the options of game %s: %w", g.ID, err)
 	}
 	return gameRow{
 		ID:          g.ID,
 		Status:      g.Status,
-		Options:     string(opts),
+		Options:     opts,
+		Rules:       g.Options.Rules,
 		Seed:        int64(g.Seed),
 		Host:        g.Host,
 		AwayAfterMS: g.AwayAfter.Milliseconds(),
@@ -132,9 +140,14 @@ func (r *gameRow) game() (Game, error) {
 		StartedAt: utc(r.StartedAt),
 		EndedAt:   utc(r.EndedAt),
 	}
-	if err := json.Unmarshal([]byte(r.Options), &g.Options); err != nil {
-		return Game{}, fmt.Errorf("decode options of game %s: %w", r.ID, err)
+	if r.Rules <= 0 {
+		return Game{}, fmt.Errorf("game %s: rules version %d is not one", r.ID, r.Rules)
 	}
+	opts, err := decodeOptions(r.Options, r.Rules)
+	if err != nil {
+		return Game{}, fmt.Errorf("decode the options of game %s: %w", r.ID, err)
+	}
+	g.Options = opts
 	return g, nil
 }
 
@@ -148,7 +161,8 @@ func utc(t time.Time) time.Time {
 }
 
 // actionRow is an Action as stored: the time as Unix nanoseconds, because
-// neither dialect's timestamp keeps nanoseconds, and the action as JSON text.
+// neither dialect's timestamp keeps nanoseconds, and the action as JSON text
+// (actionRecord).
 type actionRow struct {
 	bun.BaseModel `bun:"table:actions,alias:a"`
 	GameID        string `bun:"game_id,pk"`
@@ -167,17 +181,17 @@ func toActionRow(a Action) (actionRow, error) {
 	if a.At.Before(minActionTime) || a.At.After(maxActionTime) {
 		return actionRow{}, fmt.Errorf("action %d of game %s: time %v out of range", a.Seq, a.GameID, a.At)
 	}
-	b, err := json.Marshal(a.Action)
+	b, err := encodeAction(a.Action)
 	if err != nil {
-		return actionRow{}, fmt.Errorf("encode action: %w", err)
+		return actionRow{}, fmt.Errorf("encode action %d of game %s: %w", a.Seq, a.GameID, err)
 	}
-	return actionRow{GameID: a.GameID, Seq: a.Seq, AtNS: a.At.UnixNano(), Action: string(b)}, nil
+	return actionRow{GameID: a.GameID, Seq: a.Seq, AtNS: a.At.UnixNano(), Action: b}, nil
 }
 
 func (r *actionRow) action() (Action, error) {
-	a := Action{GameID: r.GameID, Seq: r.Seq, At: time.Unix(0, r.AtNS).UTC()}
-	if err := json.Unmarshal([]byte(r.Action), &a.Action); err != nil {
+	act, err := decodeAction(r.Action)
+	if err != nil {
 		return Action{}, fmt.Errorf("decode action %d of game %s: %w", r.Seq, r.GameID, err)
 	}
-	return a, nil
+	return Action{GameID: r.GameID, Seq: r.Seq, At: time.Unix(0, r.AtNS).UTC(), Action: act}, nil
 }

@@ -1,12 +1,16 @@
 package store
 
 import (
-	"bullshit/store/storetest"
 	"context"
 	"os"
 	"strconv"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"bullshit/store/storetest"
 )
 
 func TestMigrateTwice(t *testing.T) {
@@ -161,5 +165,70 @@ func TestOpenTogether(t *testing.T) {
 		}
 		s := openStore(t, url)
 		mustCreate(t, s, newGame("after", base))
+	})
+}
+
+// TestOldGamesGetRulesOne opens a database written before games had a rules
+// version: its games were played under version 1, and read as such.
+func TestOldGamesGetRulesOne(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		url := db.url(t)
+		first, err := Open(ctx, url)
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		mustCreate(t, first, newGame("old", base))
+		// Back to the schema before the rules column.
+		if _, err := first.DB().ExecContext(ctx, "ALTER TABLE games DROP COLUMN rules"); err != nil {
+			t.Fatalf("drop the rules column: %v", err)
+		}
+		if _, err := first.DB().NewDelete().Table("bun_migrations").Where("name = ?", "20261201000001").Exec(ctx); err != nil {
+			t.Fatalf("forget the rules migration: %v", err)
+		}
+		first.Close()
+
+		s := openStore(t, url)
+		g, _, err := s.Game(ctx, "old")
+		if err != nil {
+			t.Fatalf("Game after migrating: %v", err)
+		}
+		if g.Options.Rules != 1 {
+			t.Errorf("rules of a game stored before versions: got %d, want 1", g.Options.Rules)
+		}
+	})
+}
+
+// TestPoolLimits takes every connection the pool allows: one more waits, and
+// those given back stay open for the next burst.
+func TestPoolLimits(t *testing.T) {
+	limit := map[string]int{SQLite: sqliteMaxConns, Postgres: postgresMaxConns}
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := newStore(t, db)
+		most := limit[db.name]
+		if got := s.DB().Stats().MaxOpenConnections; got != most {
+			t.Errorf("most open connections: got %d, want %d", got, most)
+		}
+		conns := make([]bun.Conn, most)
+		for i := range conns {
+			c, err := s.DB().Conn(ctx)
+			if err != nil {
+				t.Fatalf("connection %d: %v", i, err)
+			}
+			conns[i] = c
+		}
+		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		if c, err := s.DB().Conn(short); err == nil {
+			c.Close()
+			t.Errorf("connection %d: got one, want it to wait for one given back", most)
+		}
+		cancel()
+		for _, c := range conns {
+			c.Close()
+		}
+		if got := s.DB().Stats().Idle; got != most {
+			t.Errorf("idle connections after a burst: got %d, want %d", got, most)
+		}
 	})
 }

@@ -7,13 +7,12 @@ package store
 import (
 	"context"
 	"database/sql"
-	"embed"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	// The PostgreSQL driver, registered as "pgx".
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -21,7 +20,6 @@ import (
 	"github.com/uptrace/bun/dialect/pgdialect"
 	"github.com/uptrace/bun/dialect/sqlitedialect"
 	"github.com/uptrace/bun/driver/sqliteshim"
-	"github.com/uptrace/bun/migrate"
 )
 
 // Errors a caller can act on; match them with errors.Is.
@@ -48,9 +46,6 @@ const (
 // busyTimeoutMS is how long a SQLite connection waits for another writer
 // before giving up with "database is locked".
 const busyTimeoutMS = 10000
-
-//go:embed migrations
-var migrationFiles embed.FS
 
 // Store is a database holding games. It is safe for concurrent use.
 type Store struct {
@@ -80,6 +75,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		}
 		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite}
 	}
+	s.limitPool()
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", s.dialect, err)
@@ -89,6 +85,49 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("migrate %s database: %w", s.dialect, err)
 	}
 	return s, nil
+}
+
+// The connection pool's limits.
+//
+// SQLite (a file, WAL): readers never wait for the writer or each other, but
+// only one connection writes at a time, and a writer that finds the file
+// locked sleeps and retries inside SQLite (busy_timeout) with no order among
+// the waiters. The pool is capped so that a burst of writes queues in the
+// pool, first come first served, rather than in SQLite's retry loop, with
+// room for reads beside the one writer: SQLite runs on the server's own CPUs,
+// so more connections than a few per core buy nothing. Idle connections are
+// kept as many as the cap and never retired: opening one re-runs the DSN's
+// settings and re-reads the schema, and a local file has nothing to renew.
+//
+// PostgreSQL: a connection is a server process, and the server's default
+// max_connections is 100, shared by every server process of the game, tools
+// and migrations; 16 per server is plenty for a workload of short queries
+// and group-committed writes. They are kept idle up to the cap so a burst
+// does not pay for a new connection per query, closed after 5 idle minutes
+// so a quiet server gives them back, and renewed every 30 minutes so a
+// server-side session never grows old (memory, a fail-over, a pooler's
+// rebalancing).
+const (
+	sqliteMaxConns      = 8
+	postgresMaxConns    = 16
+	postgresMaxIdleTime = 5 * time.Minute
+	postgresMaxLifetime = 30 * time.Minute
+)
+
+// limitPool sets the pool's limits for the store's dialect.
+func (s *Store) limitPool() {
+	switch s.dialect {
+	case SQLite:
+		s.db.SetMaxOpenConns(sqliteMaxConns)
+		s.db.SetMaxIdleConns(sqliteMaxConns)
+		s.db.SetConnMaxLifetime(0)
+		s.db.SetConnMaxIdleTime(0)
+	case Postgres:
+		s.db.SetMaxOpenConns(postgresMaxConns)
+		s.db.SetMaxIdleConns(postgresMaxConns)
+		s.db.SetConnMaxIdleTime(postgresMaxIdleTime)
+		s.db.SetConnMaxLifetime(postgresMaxLifetime)
+	}
 }
 
 // sqliteDSN turns a file path into a DSN for the modernc driver. The settings
@@ -121,46 +160,6 @@ func sqliteDSN(url string) (string, error) {
 	dsn := fmt.Sprintf("%s?_pragma=busy_timeout(%d)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate", path, busyTimeoutMS)
 	return dsn, nil
 }
-
-// migrate applies the migrations for the store's dialect that are not yet
-// applied. Each runs in a transaction and is marked applied only once it
-// succeeded, so a failed one runs again next time.
-func (s *Store) migrate(ctx context.Context) error {
-	dir, err := fs.Sub(migrationFiles, "migrations/"+s.dialect)
-	if err != nil {
-		return err
-	}
-	migrations := migrate.NewMigrations()
-	if err := migrations.Discover(dir); err != nil {
-		return err
-	}
-	for _, m := range goMigrations[s.dialect] {
-		migrations.Add(m)
-	}
-	if s.dialect == Postgres {
-		// Servers starting together must not migrate the same database at
-		// once. A session lock is released by PostgreSQL itself if the
-		// process dies, unlike bun's lock table.
-		conn, err := s.db.Conn(ctx)
-		if err != nil {
-			return err
-		}
-		defer conn.Close()
-		if _, err := conn.ExecContext(ctx, "SELECT pg_advisory_lock(?)", migrationLockKey); err != nil {
-			return fmt.Errorf("lock for migration: %w", err)
-		}
-		defer conn.ExecContext(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(?)", migrationLockKey)
-	}
-	m := migrate.NewMigrator(s.db, migrations, migrate.WithMarkAppliedOnSuccess(true))
-	if err := m.Init(ctx); err != nil {
-		return err
-	}
-	_, err = m.Migrate(ctx)
-	return err
-}
-
-// migrationLockKey names the PostgreSQL advisory lock held while migrating.
-const migrationLockKey int64 = 0x62756c6c73686974 // "bullshit" in ASCII
 
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }

@@ -15,11 +15,19 @@ import (
 // base is a time with microseconds, which every timestamp keeps.
 var base = time.Date(2026, 11, 30, 9, 15, 30, 123456000, time.UTC)
 
+// standard is the standard options of a table of seats under the current
+// rules, as a new game is stored.
+func standard(seats int) engine.Options {
+	o := engine.Standard(seats)
+	o.Rules = engine.CurrentRules
+	return o
+}
+
 func newGame(id string, created time.Time) Game {
 	return Game{
 		ID:        id,
 		Status:    "open",
-		Options:   engine.Standard(4),
+		Options:   standard(4),
 		Seed:      42,
 		AwayAfter: 90 * time.Second,
 		FillBots:  true,
@@ -39,7 +47,7 @@ func TestLifecycle(t *testing.T) {
 
 		g := newGame("abc123", base)
 		g.Seed = math.MaxUint64
-		g.Options = engine.Options{Seats: 3, Sneak: 1, Window: 4 * time.Second, Pace: engine.Relaxed, Penalty: engine.Penalty{Cards: 2, PerCard: true}}
+		g.Options = engine.Options{Seats: 3, Sneak: 1, Window: 4 * time.Second, Pace: engine.Relaxed, Penalty: engine.Penalty{Cards: 2, PerCard: true}, Rules: 1}
 		seats := []Seat{
 			{No: 0, Kind: "person", Name: "Ann", TokenHash: hashOf("ann")},
 			{No: 1, Kind: "bot", Name: "Bot", BotLevel: "hard", BotStyle: "bold"},
@@ -95,7 +103,7 @@ func TestLifecycle(t *testing.T) {
 			{Seat: 0, Place: 2, Left: 3, Rated: false},
 			{Seat: 1, Place: 2, Left: 3, Rated: false},
 		}
-		if err := s.FinishGame(ctx, g.ID, "finished", ended, 4, true, results); err != nil {
+		if err := s.FinishGame(ctx, g.ID, "finished", ended, 4, true, results, nil); err != nil {
 			t.Fatalf("FinishGame: %v", err)
 		}
 		g.Status, g.EndedAt, g.Plays, g.Capped = "finished", ended, 4, true
@@ -112,7 +120,7 @@ func TestLifecycle(t *testing.T) {
 		if err := s.StartGame(ctx, g.ID, ended, nil); !errors.Is(err, ErrNotOpen) {
 			t.Errorf("StartGame of a finished game: got %v, want %v", err, ErrNotOpen)
 		}
-		if err := s.FinishGame(ctx, g.ID, "ended", ended, 5, false, nil); !errors.Is(err, ErrOver) {
+		if err := s.FinishGame(ctx, g.ID, "ended", ended, 5, false, nil, nil); !errors.Is(err, ErrOver) {
 			t.Errorf("FinishGame of a finished game: got %v, want %v", err, ErrOver)
 		}
 		checkGame(t, s, g, wantSeats)
@@ -175,7 +183,7 @@ func TestNotFound(t *testing.T) {
 			{"AppendAction", func() error {
 				return s.AppendAction(ctx, Action{GameID: "nope", Seq: 1, At: base, Action: engine.Action{Kind: engine.ActPass}})
 			}},
-			{"FinishGame", func() error { return s.FinishGame(ctx, "nope", "ended", base, 0, false, nil) }},
+			{"FinishGame", func() error { return s.FinishGame(ctx, "nope", "ended", base, 0, false, nil, nil) }},
 		}
 		for _, tt := range tests {
 			if err := tt.do(); !errors.Is(err, ErrNotFound) {
@@ -191,11 +199,11 @@ func TestDuplicates(t *testing.T) {
 		s := newStore(t, db)
 		mustCreate(t, s, newGame("dup", base), Seat{No: 0, Kind: "person", Name: "Ann"})
 
-		if err := s.CreateGame(ctx, &Game{ID: "dup", Status: "open", CreatedAt: base}, nil); !errors.Is(err, ErrDuplicate) {
+		if err := s.CreateGame(ctx, &Game{ID: "dup", Status: "open", Options: standard(3), CreatedAt: base}, nil); !errors.Is(err, ErrDuplicate) {
 			t.Errorf("CreateGame with a taken id: got %v, want %v", err, ErrDuplicate)
 		}
 		// The failed transaction leaves no seat behind for a new id either.
-		if err := s.CreateGame(ctx, &Game{ID: "two", Status: "open", CreatedAt: base}, []Seat{{No: 0, Kind: "bot"}, {No: 0, Kind: "bot"}}); !errors.Is(err, ErrDuplicate) {
+		if err := s.CreateGame(ctx, &Game{ID: "two", Status: "open", Options: standard(3), CreatedAt: base}, []Seat{{No: 0, Kind: "bot"}, {No: 0, Kind: "bot"}}); !errors.Is(err, ErrDuplicate) {
 			t.Errorf("CreateGame with a seat twice: got %v, want %v", err, ErrDuplicate)
 		}
 		if _, _, err := s.Game(ctx, "two"); !errors.Is(err, ErrNotFound) {
@@ -307,10 +315,10 @@ func TestGameValues(t *testing.T) {
 		awayAfter time.Duration
 		options   engine.Options
 	}{
-		{"zero seed", 0, 0, engine.Standard(3)},
-		{"largest signed seed", math.MaxInt64, time.Millisecond, engine.Standard(10)},
-		{"smallest seed with the top bit", 1 << 63, time.Hour, engine.Standard(5)},
-		{"largest seed", math.MaxUint64, 2 * time.Minute, engine.Options{Seats: 6, Sneak: 0, Window: 10 * time.Second, Pace: engine.Brisk}},
+		{"zero seed", 0, 0, standard(3)},
+		{"largest signed seed", math.MaxInt64, time.Millisecond, standard(10)},
+		{"smallest seed with the top bit", 1 << 63, time.Hour, standard(5)},
+		{"largest seed", math.MaxUint64, 2 * time.Minute, engine.Options{Seats: 6, Sneak: 0, Window: 10 * time.Second, Pace: engine.Brisk, Rules: 1}},
 	}
 	forEachDB(t, func(t *testing.T, db testDB) {
 		s := newStore(t, db)
@@ -392,7 +400,7 @@ func TestFinishStatus(t *testing.T) {
 			g := newGame(string(rune('a'+i)), base)
 			g.Status = tt.from
 			mustCreate(t, s, g)
-			err := s.FinishGame(ctx, g.ID, tt.status, base.Add(time.Hour), 3, false, nil)
+			err := s.FinishGame(ctx, g.ID, tt.status, base.Add(time.Hour), 3, false, nil, nil)
 			switch {
 			case tt.ok && err != nil:
 				t.Errorf("FinishGame %s game as %q: got %v, want no error", tt.from, tt.status, err)

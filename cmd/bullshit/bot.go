@@ -12,7 +12,7 @@ import (
 	"os"
 	"time"
 
-	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/engine/bot"
 )
@@ -70,7 +70,7 @@ func playBot(ctx context.Context, args []string, out, logTo io.Writer) error {
 	}
 	logger := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: logLevel}))
 
-	c := api.NewClient(*server, nil)
+	c := client.New(*server, nil)
 	switch {
 	case *join != "" && (*name != "" || *account != ""):
 		j, err := c.WithToken(*account).Join(ctx, *join, *name)
@@ -86,7 +86,7 @@ func playBot(ctx context.Context, args []string, out, logTo io.Writer) error {
 	c = c.WithToken(*token)
 	logger.Info("playing", "game", *game, "bot", b.String())
 	scale := *think
-	v, err := c.Play(ctx, *game, b, api.PlayOptions{
+	v, err := c.Play(ctx, *game, b, client.PlayOptions{
 		Logger: logger,
 		Think: func(k engine.Think, p engine.Pace) time.Duration {
 			return time.Duration(float64(engine.ThinkTime(k, p)) * scale)

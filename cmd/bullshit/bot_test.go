@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/api/push"
 	"bullshit/live"
 	"bullshit/players"
@@ -61,10 +62,10 @@ func TestBotCommand(t *testing.T) {
 		_ = mgr.Close(context.Background())
 	}()
 
-	c := api.NewClient(srv.URL, nil)
+	c := client.New(srv.URL, nil)
 	// The longest away time, so the clock running fast doesn't mark the
 	// bot away while it reads the stream.
-	host, err := c.Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true, AwayAfterSeconds: 600})
+	host, err := c.Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", FillBots: true, AwayAfterSeconds: 600})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestBotCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status != live.StatusFinished || g.Seats[1].Covered || g.Seats[1].Player != robo.Account.ID {
+	if g.Status != client.StatusFinished || g.Seats[1].Covered || g.Seats[1].Player != robo.Account.ID {
 		t.Errorf("after the bot's game: %s, seat 1 covered %v, account %d; want finished, played by the bot itself as account %d",
 			g.Status, g.Seats[1].Covered, g.Seats[1].Player, robo.Account.ID)
 	}

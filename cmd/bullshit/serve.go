@@ -24,9 +24,16 @@ func init() {
 	register(command{name: "serve", summary: "run the game server", run: serve})
 }
 
-// shutdownGrace bounds how long a stop waits for requests in flight and the
-// tables' last writes.
-const shutdownGrace = 15 * time.Second
+// The default budgets of a stop. Requests in flight get the first: an answer
+// takes milliseconds, so what is left after it is a client that stopped
+// sending or reading, and its connection is cut. The tables then get the
+// second, all of it, to store their last moves: a table's write takes
+// milliseconds too, unless the database is struggling, when waiting longer
+// beats losing a move.
+const (
+	defaultShutdownHTTP   = 10 * time.Second
+	defaultShutdownTables = 20 * time.Second
+)
 
 func serve(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -35,11 +42,22 @@ func serve(ctx context.Context, args []string) error {
 	db := fs.String("db", os.Getenv("BULLSHIT_DB"), "a PostgreSQL URL to use instead of SQLite (default $BULLSHIT_DB)")
 	debug := fs.Bool("debug", false, "log debug lines too")
 	speed := fs.Float64("speed", 1, "run the tables' clocks this many times faster than real time (for tests and demos)")
+	proxies := fs.String("trusted-proxies", os.Getenv("BULLSHIT_TRUSTED_PROXIES"),
+		"comma-separated CIDRs of the proxies in front of the server, whose X-Forwarded-For is believed for rate limits (default $BULLSHIT_TRUSTED_PROXIES, else none)")
+	shutdownHTTP := fs.Duration("shutdown-http", defaultShutdownHTTP, "on a stop, how long requests in flight may take before their connections are cut")
+	shutdownTables := fs.Duration("shutdown-tables", defaultShutdownTables, "on a stop, how long the tables then have to store their last moves")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *speed < 1 || *speed > 100 {
 		return errors.New("--speed is 1 to 100")
+	}
+	if *shutdownHTTP <= 0 || *shutdownTables <= 0 {
+		return errors.New("--shutdown-http and --shutdown-tables are more than 0")
+	}
+	trusted, err := api.ParseTrustedProxies(*proxies)
+	if err != nil {
+		return fmt.Errorf("--trusted-proxies: %w", err)
 	}
 	level := slog.LevelInfo
 	if *debug {
@@ -81,7 +99,7 @@ func serve(ctx context.Context, args []string) error {
 		return err
 	}
 	hs := &http.Server{
-		Handler:           api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, Players: accounts}),
+		Handler:           api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -110,19 +128,15 @@ func serve(ctx context.Context, args []string) error {
 	}
 	// Stop accepting and wait for the requests in flight, ending the event
 	// streams meanwhile (Shutdown would otherwise wait for them), then let
-	// the tables finish their writes.
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	// the tables finish their writes, each in a budget of its own, so a
+	// client holding a request open can't eat the tables' time.
+	stopHTTP(hs, stopHub, *shutdownHTTP, logger)
+	tctx, cancel := context.WithTimeout(context.Background(), *shutdownTables)
 	defer cancel()
-	shut := make(chan error, 1)
-	go func() { shut <- hs.Shutdown(sctx) }()
-	stopHub()
-	shutErr := <-shut
-	if shutErr != nil {
-		// Out of time: cut the connections still open, which also frees a
-		// stream stuck writing to a client that stopped reading.
-		_ = hs.Close()
+	err = mgr.Close(tctx)
+	if err != nil {
+		logger.Error("the tables didn't finish their writes in time", "budget", *shutdownTables, "err", err)
 	}
-	err = errors.Join(shutErr, mgr.Close(sctx))
 	wg.Wait()
 	if serveErr != nil && !errors.Is(serveErr, http.ErrServerClosed) {
 		err = errors.Join(serveErr, err)
@@ -150,6 +164,23 @@ func removeExpiredSessions(ctx context.Context, accounts *players.Service, logge
 				logger.Info("expired sessions removed", "sessions", n)
 			}
 		}
+	}
+}
+
+// stopHTTP stops the server taking requests and waits up to budget for those
+// in flight. A client still sending or reading then is one that stopped
+// (every answer takes milliseconds), so its connection is cut: that is not a
+// failure of the stop. Cutting also frees a stream stuck writing to a client
+// that stopped reading.
+func stopHTTP(hs *http.Server, stopStreams func(), budget time.Duration, logger *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- hs.Shutdown(ctx) }()
+	stopStreams()
+	if err := <-shut; err != nil {
+		logger.Warn("requests still open after the budget: cutting their connections", "budget", budget, "err", err)
+		_ = hs.Close()
 	}
 }
 

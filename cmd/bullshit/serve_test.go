@@ -13,10 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"bullshit/api"
+	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/engine/bot"
-	"bullshit/live"
 )
 
 // server is a `bullshit serve` process.
@@ -26,10 +25,11 @@ type server struct {
 }
 
 // startServer runs the binary on a free port with the data folder, its
-// clocks running fast so a whole game takes seconds.
-func startServer(t *testing.T, bin, addr, data string) *server {
+// clocks running fast so a whole game takes seconds. extra flags go after
+// the others, so they win.
+func startServer(t *testing.T, bin, addr, data string, extra ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, "serve", "--addr", addr, "--data", data, "--speed", "20")
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data", data, "--speed", "20"}, extra...)...)
 	logs := &logWriter{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
@@ -141,15 +141,15 @@ func TestRestart(t *testing.T) {
 	srv := startServer(t, bin, addr, data)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	host, err := api.NewClient(srv.base, nil).Create(ctx, api.CreateBody{
+	host, err := client.New(srv.base, nil).Create(ctx, client.CreateBody{
 		Seats: 3, Name: "Ann", WindowSeconds: 4,
-		Bots: []live.BotSpec{{Level: "medium", Style: "cautious"}, {Level: "medium", Style: "bold"}},
+		Bots: []client.Bot{{Level: "medium", Style: "cautious"}, {Level: "medium", Style: "bold"}},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
-	c := api.NewClient(srv.base, nil).WithToken(host.Token)
+	c := client.New(srv.base, nil).WithToken(host.Token)
 	if _, err := c.Start(ctx, id); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +171,7 @@ func TestRestart(t *testing.T) {
 	}
 	played := make(chan result, 1)
 	go func() {
-		v, err := c.Play(ctx, id, b, api.PlayOptions{
+		v, err := c.Play(ctx, id, b, client.PlayOptions{
 			Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
 			Poll:  200 * time.Millisecond,
 			Moved: func(a engine.Action) {
@@ -189,7 +189,7 @@ func TestRestart(t *testing.T) {
 	base := srv.base // the same after the restart
 	go func() {
 		for readCtx.Err() == nil {
-			_, _ = api.NewClient(base, nil).View(readCtx, id)
+			_, _ = client.New(base, nil).View(readCtx, id)
 			time.Sleep(50 * time.Millisecond)
 		}
 	}()
@@ -208,7 +208,7 @@ func TestRestart(t *testing.T) {
 	mu.Unlock()
 
 	srv = startServer(t, bin, addr, data)
-	spectator := api.NewClient(srv.base, nil)
+	spectator := client.New(srv.base, nil)
 	log, err := c.Log(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -230,7 +230,7 @@ func TestRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Status != live.StatusFinished {
+	if sum.Status != client.StatusFinished {
 		t.Errorf("after playing on the game is %s, want finished", sum.Status)
 	}
 	log, err = spectator.Log(ctx, id)
@@ -261,8 +261,8 @@ func TestServeStopsGracefully(t *testing.T) {
 	srv := startServer(t, bin, addr, data)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c := api.NewClient(srv.base, nil)
-	host, err := c.Create(ctx, api.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
+	c := client.New(srv.base, nil)
+	host, err := c.Create(ctx, client.CreateBody{Seats: 3, Name: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,8 +287,26 @@ func TestServeStopsGracefully(t *testing.T) {
 	}
 
 	srv = startServer(t, bin, addr, data)
-	g, err := api.NewClient(srv.base, nil).Get(ctx, host.Game.ID)
-	if err != nil || g.Status != live.StatusLive {
+	g, err := client.New(srv.base, nil).Get(ctx, host.Game.ID)
+	if err != nil || g.Status != client.StatusLive {
 		t.Errorf("after the restart the game is %+v, %v; want it live", g.Status, err)
+	}
+}
+
+// TestServeRefusesBadFlags checks serve refuses settings it can't honour
+// before it opens anything.
+func TestServeRefusesBadFlags(t *testing.T) {
+	tests := [][]string{
+		{"--trusted-proxies", "example.com"},
+		{"--trusted-proxies", "10.0.0.0/8,10.0.0.0/40"},
+		{"--shutdown-http", "0s"},
+		{"--shutdown-tables", "-1s"},
+		{"--speed", "0"},
+	}
+	for _, args := range tests {
+		data := t.TempDir()
+		if err := serve(context.Background(), append(args, "--data", data, "--addr", "127.0.0.1:0")); err == nil {
+			t.Errorf("serve %v: got no error, want one", args)
+		}
 	}
 }

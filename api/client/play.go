@@ -1,4 +1,4 @@
-package api
+package client
 
 import (
 	"context"
@@ -182,7 +182,7 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 		// Too fast, or the server couldn't take it just now: the same
 		// decision is tried again after a pause.
 		wait := time.Second
-		var e *ClientError
+		var e *Error
 		if errors.As(err, &e) && e.RetryAfter > 0 {
 			wait = time.Duration(e.RetryAfter) * time.Second
 		}

@@ -1,8 +1,9 @@
-package api
-
-// This file is the API's client side: the calls a bot or a script needs. The
-// seat's event stream is in client_events.go, and Play, which plays a whole
-// game for a seat, in client_play.go.
+// Package client is a Go client of the game's JSON API, for bots and
+// scripts: the calls a seat makes, its event stream (events.go) and Play,
+// which plays a whole game for a seat (play.go). It imports only the engine
+// and the standard library, so a bot's program pulls in nothing of the
+// server's.
+package client
 
 import (
 	"bytes"
@@ -17,8 +18,6 @@ import (
 	"strings"
 
 	"bullshit/engine"
-	"bullshit/live"
-	"bullshit/players"
 )
 
 // Client calls one server, as one seat once it has a token.
@@ -28,9 +27,9 @@ type Client struct {
 	token string
 }
 
-// NewClient returns a client of the server at base ("http://127.0.0.1:8080").
+// New returns a client of the server at base ("http://127.0.0.1:8080").
 // A nil hc is http.DefaultClient.
-func NewClient(base string, hc *http.Client) *Client {
+func New(base string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
@@ -47,8 +46,8 @@ func (c *Client) WithToken(token string) *Client {
 // Token is the seat's token the client acts with, if any.
 func (c *Client) Token() string { return c.token }
 
-// ClientError is a refusal from the server, as a client sees it.
-type ClientError struct {
+// Error is a refusal from the server, as a client sees it.
+type Error struct {
 	Status int
 	Code   string
 	// Message is the server's words for a person.
@@ -57,12 +56,12 @@ type ClientError struct {
 	RetryAfter int
 }
 
-func (e *ClientError) Error() string { return fmt.Sprintf("%s (%d %s)", e.Message, e.Status, e.Code) }
+func (e *Error) Error() string { return fmt.Sprintf("%s (%d %s)", e.Message, e.Status, e.Code) }
 
 // ErrorCode is the server's code for a refusal, or "" for any other error
 // (such as the server being unreachable).
 func ErrorCode(err error) string {
-	var e *ClientError
+	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
@@ -109,8 +108,8 @@ func (c *Client) do(ctx context.Context, method, path string, in, out any) error
 }
 
 func readError(resp *http.Response) error {
-	e := &ClientError{Status: resp.StatusCode}
-	var p Problem
+	e := &Error{Status: resp.StatusCode}
+	var p problem
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if json.Unmarshal(b, &p) == nil && p.Code != "" {
 		e.Code, e.Message = p.Code, p.Error
@@ -126,36 +125,36 @@ func gamePath(id string, rest ...string) string {
 }
 
 // Create makes a table; the client's host seat token is in the answer.
-func (c *Client) Create(ctx context.Context, b CreateBody) (live.Joined, error) {
-	var j live.Joined
+func (c *Client) Create(ctx context.Context, b CreateBody) (Joined, error) {
+	var j Joined
 	err := c.do(ctx, http.MethodPost, "/api/v1/games", b, &j)
 	return j, err
 }
 
 // Join takes a seat at an open table.
-func (c *Client) Join(ctx context.Context, game, name string) (live.Joined, error) {
-	var j live.Joined
-	err := c.do(ctx, http.MethodPost, gamePath(game, "/join"), JoinBody{Name: name}, &j)
+func (c *Client) Join(ctx context.Context, game, name string) (Joined, error) {
+	var j Joined
+	err := c.do(ctx, http.MethodPost, gamePath(game, "/join"), joinBody{Name: name}, &j)
 	return j, err
 }
 
 // Me reads the account of the client's token, an account's API token.
-func (c *Client) Me(ctx context.Context) (players.Account, error) {
-	var a players.Account
+func (c *Client) Me(ctx context.Context) (Account, error) {
+	var a Account
 	err := c.do(ctx, http.MethodGet, "/api/v1/me", nil, &a)
 	return a, err
 }
 
 // Get reads a game's summary.
-func (c *Client) Get(ctx context.Context, game string) (live.Summary, error) {
-	var s live.Summary
+func (c *Client) Get(ctx context.Context, game string) (Game, error) {
+	var s Game
 	err := c.do(ctx, http.MethodGet, gamePath(game), nil, &s)
 	return s, err
 }
 
 // Start starts the game (the host's token only).
-func (c *Client) Start(ctx context.Context, game string) (live.Summary, error) {
-	var s live.Summary
+func (c *Client) Start(ctx context.Context, game string) (Game, error) {
+	var s Game
 	err := c.do(ctx, http.MethodPost, gamePath(game, "/start"), nil, &s)
 	return s, err
 }
@@ -169,7 +168,7 @@ func (c *Client) View(ctx context.Context, game string) (engine.View, error) {
 
 // Log reads the game's log as the seat may see it.
 func (c *Client) Log(ctx context.Context, game string) ([]engine.Event, error) {
-	var l EventList
+	var l eventList
 	err := c.do(ctx, http.MethodGet, gamePath(game, "/log"), nil, &l)
 	return l.Events, err
 }
@@ -177,7 +176,7 @@ func (c *Client) Log(ctx context.Context, game string) ([]engine.Event, error) {
 // Act makes a move for the client's seat and returns the seat's view after it.
 func (c *Client) Act(ctx context.Context, game string, a engine.Action) (engine.View, error) {
 	no := a.No
-	body := ActionBody{No: &no, Claim: a.Claim}
+	body := actionBody{No: &no, Claim: a.Claim}
 	for _, card := range a.Cards {
 		body.Cards = append(body.Cards, card.String())
 	}

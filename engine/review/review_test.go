@@ -1,0 +1,190 @@
+package review
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+)
+
+var epoch = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// played is a bot game played to its end, as its record holds it, and the
+// state it ended in.
+func played(t testing.TB, seats int, seed uint64) (Game, *engine.State) {
+	t.Helper()
+	opts := engine.Standard(seats)
+	s, err := engine.New(opts, seed, epoch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots := make([]*bot.Bot, seats)
+	for i := range bots {
+		level, style := bot.Levels()[(i+int(seed))%3], bot.SiteStyles()[i%3]
+		if bots[i], err = bot.New(level, style, seed*31+uint64(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := Game{Options: opts, Seed: seed, Start: epoch}
+	now := epoch
+	for !s.Over() {
+		ds := s.Deciding()
+		if len(ds) == 0 {
+			now = s.Deadline()
+			s.Tick(now)
+			continue
+		}
+		// The quickest thinker acts first, as in the simulator.
+		slices.SortStableFunc(ds, func(a, b engine.Decider) int {
+			return int(engine.ThinkTime(a.Think, opts.Pace) - engine.ThinkTime(b.Think, opts.Pace))
+		})
+		d := ds[0]
+		at := now.Add(engine.ThinkTime(d.Think, opts.Pace))
+		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
+			now = dl
+			s.Tick(now)
+			continue
+		}
+		a, ok := bots[d.Seat].Choose(s.View(d.Seat))
+		if !ok {
+			t.Fatalf("seat %d has nothing to do", d.Seat)
+		}
+		if err := s.Apply(a, at); err != nil {
+			t.Fatal(err)
+		}
+		g.Actions = append(g.Actions, Timed{Action: a, At: at})
+		if a.Kind != engine.ActPass {
+			now = at // the other listeners were thinking at the same time
+		}
+	}
+	log := s.Log(engine.Spectator)
+	g.Over = log[len(log)-1].At
+	return g, s
+}
+
+func TestReviewAgreesWithTheGame(t *testing.T) {
+	for seed := range uint64(120) {
+		seats := 3 + int(seed%8)
+		g, s := played(t, seats, seed)
+		r, err := Of(g)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		final := s.View(engine.Spectator)
+		if got, want := jsonOf(t, r.Final), jsonOf(t, final); got != want {
+			t.Fatalf("seed %d: got final view\n%s\nwant\n%s", seed, got, want)
+		}
+		if !reflect.DeepEqual(r.Log, s.Log(engine.Spectator)) {
+			t.Fatalf("seed %d: the review's log differs from the game's", seed)
+		}
+		if got, want := len(r.Plays), final.Plays; got != want {
+			t.Errorf("seed %d: got %d plays, want %d", seed, got, want)
+		}
+		dealt := 0
+		for _, h := range r.Dealt {
+			dealt += len(h)
+		}
+		if want := seats * len(r.Dealt[0]); dealt < want-seats || dealt > want+seats {
+			t.Errorf("seed %d: got %d cards dealt to %d seats, want them dealt evenly", seed, dealt, seats)
+		}
+		for _, row := range final.Result {
+			st := r.Seats[row.Seat]
+			if st.Calls != row.Calls || st.Right != row.Right || st.Caught != row.Caught || st.Sneaks-st.Caught != row.Sneaked {
+				t.Errorf("seed %d seat %d: got stats %+v, want the result sheet's %+v", seed, row.Seat, st, row)
+			}
+		}
+		given := make(map[int]int)
+		for _, e := range r.Log {
+			if e.Kind == engine.EventCalled {
+				given[e.No] = e.Showdown.Given
+			}
+		}
+		for _, p := range r.Plays {
+			if len(p.Readings) != seats-1 || slices.ContainsFunc(p.Readings, func(rd Reading) bool { return rd.Seat == p.Seat }) {
+				t.Errorf("seed %d play %d: got readings %+v, want one from each other seat", seed, p.No, p.Readings)
+			}
+			if len(p.Cards) != p.Claim+p.Sneaked || p.Claim < 1 {
+				t.Errorf("seed %d play %d: got %d cards for a claim of %d and %d sneaked", seed, p.No, len(p.Cards), p.Claim, p.Sneaked)
+			}
+			if p.Call != nil && p.Took < len(p.Cards) {
+				t.Errorf("seed %d play %d: got %d cards taken, want the pile with the play's %d at least", seed, p.No, p.Took, len(p.Cards))
+			}
+			if p.Call != nil && (p.Lie != (p.Loser == p.Seat)) {
+				t.Errorf("seed %d play %d: a call on a lie %v lost by seat %d, the player being %d", seed, p.No, p.Lie, p.Loser, p.Seat)
+			}
+			if (p.HandOver != nil) != (given[p.No] > 0) || p.HandOver != nil && len(p.HandOver.Cards) != given[p.No] {
+				t.Errorf("seed %d play %d: got hand-over %+v, want %d cards handed", seed, p.No, p.HandOver, given[p.No])
+			}
+			if p.GoodBet && p.Call == nil || p.Missed && (p.Call != nil || !p.Lie) {
+				t.Errorf("seed %d play %d: got good bet %v and missed %v for call %v on a lie %v", seed, p.No, p.GoodBet, p.Missed, p.Call, p.Lie)
+			}
+		}
+	}
+}
+
+// TestReviewReadsTheCounts: a sneak the counts give away is marked as
+// showing, and every listener reads it as likely a lie and worth a call.
+func TestReviewReadsTheCounts(t *testing.T) {
+	for seed := range uint64(400) {
+		g, _ := played(t, 4+int(seed%4), seed)
+		r, err := Of(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range r.Plays {
+			if !p.Shows || p.Sneaked == 0 {
+				continue
+			}
+			for _, rd := range p.Readings {
+				if rd.Sneak < 0.5 || !rd.Call {
+					t.Errorf("seed %d play %d: a sneak that shows read by seat %d as %+v, want a likely sneak worth a call", seed, p.No, rd.Seat, rd.Reading)
+				}
+			}
+			return
+		}
+	}
+	t.Fatal("no showing sneak in 400 games")
+}
+
+func TestReviewRefusesAGameNotOver(t *testing.T) {
+	g, _ := played(t, 4, 7)
+	g.Actions = g.Actions[:len(g.Actions)/2]
+	g.Over = g.Actions[len(g.Actions)-1].At
+	if _, err := Of(g); err != ErrNotOver {
+		t.Errorf("got %v for half a game, want ErrNotOver", err)
+	}
+	// The host may end it there: then it is over, with nobody winning.
+	g.HostEnded = true
+	r, err := Of(g)
+	if err != nil || !r.Final.Ended {
+		t.Errorf("got %v and ended %v for a game the host ended, want a review of an ended game", err, r != nil && r.Final.Ended)
+	}
+}
+
+func jsonOf(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func BenchmarkReview(b *testing.B) {
+	for _, seats := range []int{4, 10} {
+		g, _ := played(b, seats, 3)
+		b.Run(fmt.Sprintf("%d seats", seats), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Of(g); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,98 @@
+package live
+
+import (
+	"time"
+
+	"bullshit/engine"
+	"bullshit/engine/glicko"
+	"bullshit/store"
+)
+
+// rater is what a game that is over writes for the accounts seated in it:
+// each one's place and play in numbers and, when rated, the rating change.
+// Only a finished game is rated (not one the host ended), and in it only an
+// account's seat that no bot ever covered; the others take part as fixed
+// sides: bots at their level's anchor, guests and covered seats as they
+// stand.
+func (t *table) rater(s *engine.State, at time.Time, finished bool) *store.Rater {
+	if s == nil {
+		return nil
+	}
+	n := s.Seats()
+	var players []int64
+	for _, seat := range t.seats[:n] {
+		if seat.PlayerID != 0 {
+			players = append(players, seat.PlayerID)
+		}
+	}
+	if len(players) == 0 {
+		return nil
+	}
+	seats := t.seats[:n]
+	final := s.View(engine.Spectator)
+	return &store.Rater{Players: players, Rate: func(current map[int64]store.Rating) ([]store.PlayerGame, []store.Rating, error) {
+		field := make([]glicko.Side, n)
+		for _, row := range final.Result {
+			field[row.Seat].Place = row.Place.Place
+		}
+		for i, seat := range seats {
+			side := &field[i]
+			side.Fixed = true
+			switch {
+			case seat.PlayerID != 0: // a bot may have taken it over: still theirs
+				side.Rating = glicko.New()
+				if r, ok := current[seat.PlayerID]; ok {
+					side.Rating = glicko.Rating{R: r.Rating, Deviation: r.Deviation, Volatility: r.Volatility}
+					side.DaysAway = int(at.Sub(r.RatedAt) / (24 * time.Hour))
+				}
+				side.Fixed = !finished || seat.Covered
+			case seat.Kind == string(SeatBot):
+				side.Rating = glicko.Anchor(glicko.Anchors[seat.BotLevel])
+			default:
+				side.Rating = glicko.New() // a guest
+			}
+		}
+		after := sidesRatings(field)
+		if finished {
+			var err error
+			if after, err = glicko.Rate(field); err != nil {
+				return nil, nil, err
+			}
+		}
+		var games []store.PlayerGame
+		var ratings []store.Rating
+		for _, row := range final.Result {
+			seat := seats[row.Seat]
+			if seat.PlayerID == 0 {
+				continue
+			}
+			side := field[row.Seat]
+			before := side.Rating
+			if !side.Fixed {
+				before = before.Aged(side.DaysAway)
+			}
+			g := store.PlayerGame{Seat: row.Seat, PlayerID: seat.PlayerID, At: at, Seats: n,
+				Place: row.Place.Place, Left: row.Left, Calls: row.Calls, Right: row.Right,
+				Lies: final.Seats[row.Seat].Lies, Sneaks: row.Sneaked + row.Caught, Caught: row.Caught,
+				Rated:        !side.Fixed,
+				BeforeRating: before.R, BeforeDeviation: before.Deviation,
+				AfterRating: after[row.Seat].R, AfterDeviation: after[row.Seat].Deviation}
+			games = append(games, g)
+			if side.Fixed {
+				continue
+			}
+			ratings = append(ratings, store.Rating{PlayerID: seat.PlayerID, Rating: after[row.Seat].R,
+				Deviation: after[row.Seat].Deviation, Volatility: after[row.Seat].Volatility,
+				Games: current[seat.PlayerID].Games + 1, RatedAt: at})
+		}
+		return games, ratings, nil
+	}}
+}
+
+func sidesRatings(field []glicko.Side) []glicko.Rating {
+	out := make([]glicko.Rating, len(field))
+	for i, s := range field {
+		out[i] = s.Rating
+	}
+	return out
+}

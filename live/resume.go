@@ -1,0 +1,106 @@
+package live
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/store"
+)
+
+// The time the server is down counts against nobody: a live game rebuilt
+// after a restart resumes with every clock (call window, reveal, hand-over,
+// a person's away time, a bot's moment to think) holding the time it had
+// left when the server stopped. The resume is an action in the game's log,
+// so a replay makes the same shift.
+
+// aliveEvery is how often the server marks itself alive in the store. The
+// mark is one row for the whole server, so it costs one small write a
+// second however many tables run. A crash can give the players up to this
+// much more than the time they had left; a clean stop marks the moment it
+// stops, so a deploy gives them exactly that.
+const aliveEvery = time.Second
+
+// keepAlive marks the server alive every aliveEvery until the tables stop,
+// and once more when they have stopped.
+func (m *Manager) keepAlive() {
+	timer := m.clock.NewTimer(aliveEvery)
+	defer timer.Stop()
+	for {
+		select {
+		case <-m.ctx.Done():
+			<-m.tablesDone
+			m.markAlive()
+			return
+		case <-timer.C():
+			m.markAlive()
+			timer.Reset(aliveEvery)
+		}
+	}
+}
+
+func (m *Manager) markAlive() {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(m.ctx), writeTimeout)
+	defer cancel()
+	if err := m.st.MarkAlive(ctx, m.clock.Now()); err != nil {
+		m.log.Error("marking the server alive failed", slog.Any("err", err))
+	}
+}
+
+// resumeAfterDown resumes a rebuilt game as the table starts, before it
+// serves anything: the time since the game was last known running
+// (downSince) is stored as a resume and shifts every clock. If the resume
+// can't be stored the shift is not made either (the log must replay to the
+// same game), and the table plays on as if the server had been up.
+func (t *table) resumeAfterDown() {
+	since := t.downSince
+	t.downSince = time.Time{}
+	if since.IsZero() || t.state == nil || t.finishing || t.over {
+		return
+	}
+	now := t.m.clock.Now()
+	if !now.After(since) {
+		return
+	}
+	if err := t.apply(engine.Action{Kind: engine.ActResume, Seat: -1, Since: since}, now); err != nil {
+		t.m.log.Error("storing a game's resume failed: the time the server was down counts", slog.String("game", t.id), slog.Any("err", err))
+		return
+	}
+	t.m.log.Info("game resumed", slog.String("game", t.id), slog.Duration("down", now.Sub(since)))
+	t.shiftClocks(now.Sub(since))
+}
+
+// replayAction applies a stored action while rebuilding the table, settling
+// first what fell due before it, as the table did.
+func (t *table) replayAction(a store.Action) error {
+	due := a.At
+	if a.Action.Kind == engine.ActResume {
+		due = a.Action.Since
+	}
+	t.settleUntil(due)
+	if err := t.state.Apply(a.Action, a.At); err != nil {
+		return err
+	}
+	t.at = a.At
+	t.moved(a.At)
+	if a.Action.Kind == engine.ActResume {
+		t.shiftClocks(a.At.Sub(a.Action.Since))
+	}
+	return nil
+}
+
+// shiftClocks moves the seats' decision clocks on by the time the server
+// was down, as the engine moves its deadlines.
+func (t *table) shiftClocks(down time.Duration) {
+	for i := range t.pending {
+		p := &t.pending[i]
+		if !p.active {
+			continue
+		}
+		p.since = p.since.Add(down)
+		if !p.taken.IsZero() {
+			p.taken = p.taken.Add(down)
+		}
+	}
+}
