@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/netip"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -74,7 +75,7 @@ func checkPassword(password, name string) (string, error) {
 	return p, nil
 }
 
-// SignUp makes an account and signs it in. addr is the client's address,
+// SignUp makes an account and signs it in. addr is the client's IP address,
 // which may try SignUps valid sign-ups per SignUpWindow (each costs a
 // password hash).
 func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewSession, error) {
@@ -91,7 +92,7 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 		return NewSession{}, err
 	}
 	now := s.now()
-	if wait := s.signUps.wait(addr, now); wait > 0 {
+	if wait := s.signUps.wait(addressKey(addr), now); wait > 0 {
 		return NewSession{}, throttled(wait, "Too many accounts made from your address: try again in %s.")
 	}
 	// A name already taken is refused before the hash is paid for; the
@@ -101,7 +102,7 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return NewSession{}, err
 	}
-	s.signUps.add(addr, now)
+	s.signUps.add(addressKey(addr), now)
 	var (
 		hash    string
 		hashErr error
@@ -152,7 +153,7 @@ func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewS
 	if a == nil || !ok {
 		now := s.now()
 		s.byName.add(key, now)
-		s.byAddr.add(addr, now)
+		s.byAddr.add(addressKey(addr), now)
 		return NewSession{}, ErrBadCredentials
 	}
 	s.byName.clear(key)
@@ -170,11 +171,27 @@ func passwordMatches(encoded, password string) bool {
 	return verifyPassword(encoded, p)
 }
 
+// addressKey is the client address a throttle counts by: an IPv6 client by
+// its /64, the block one home or host is usually given, so that one machine
+// can't try again from each of its many addresses; any other address as
+// given.
+func addressKey(addr string) string {
+	a, err := netip.ParseAddr(addr)
+	if err != nil || !a.Is6() || a.Is4In6() {
+		return addr
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return addr
+	}
+	return p.String()
+}
+
 // throttled refuses an attempt for a name or from an address that failed
 // too often.
 func (s *Service) throttled(key, addr string) error {
 	now := s.now()
-	wait := max(s.byName.wait(key, now), s.byAddr.wait(addr, now))
+	wait := max(s.byName.wait(key, now), s.byAddr.wait(addressKey(addr), now))
 	if wait > 0 {
 		return throttled(wait, "Too many failed sign-ins: try again in %s.")
 	}
@@ -337,7 +354,7 @@ func (s *Service) ChangePassword(ctx context.Context, cookie, current, next, add
 	if !ok {
 		now := s.now()
 		s.byName.add(a.NameKey, now)
-		s.byAddr.add(addr, now)
+		s.byAddr.add(addressKey(addr), now)
 		return refuse(CodeUnauthorized, "Your current password isn't right.")
 	}
 	var (
@@ -359,14 +376,20 @@ func (s *Service) ChangePassword(ctx context.Context, cookie, current, next, add
 
 // SetBot marks an account as played by a program, or as a person's.
 func (s *Service) SetBot(ctx context.Context, accountID int64, bot bool) error {
-	return s.st.SetBot(ctx, accountID, bot)
+	err := s.st.SetBot(ctx, accountID, bot)
+	if errors.Is(err, store.ErrNotFound) {
+		return errNoAccount
+	}
+	return err
 }
+
+var errNoAccount = refuse(CodeNotFound, "There's no such account.")
 
 // Account reads an account by its id.
 func (s *Service) Account(ctx context.Context, id int64) (Account, error) {
 	a, err := s.st.Account(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return Account{}, refuse(CodeNotFound, "There's no such account.")
+		return Account{}, errNoAccount
 	}
 	if err != nil {
 		return Account{}, err

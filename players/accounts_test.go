@@ -2,6 +2,7 @@ package players
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -281,5 +282,40 @@ func TestRehash(t *testing.T) {
 	}
 	if _, err := svc.SignIn(f.ctx, "Ann", "correct horse", "10.0.0.11"); err != nil {
 		t.Errorf("SignIn with the new hash: %v", err)
+	}
+}
+
+func TestAddressKey(t *testing.T) {
+	tests := []struct{ addr, want string }{
+		{"192.0.2.7", "192.0.2.7"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"},
+		{"::ffff:192.0.2.7", "::ffff:192.0.2.7"},
+		{"not an address", "not an address"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := addressKey(tt.addr); got != tt.want {
+			t.Errorf("addressKey(%q): got %q, want %q", tt.addr, got, tt.want)
+		}
+	}
+}
+
+// TestSignInThrottleIPv6Block checks that an IPv6 client can't escape the
+// address limit by moving around its /64.
+func TestSignInThrottleIPv6Block(t *testing.T) {
+	f := newFixture(t)
+	f.signUp(t, "Ann", "correct horse")
+	for i := range AddressFailures {
+		addr := fmt.Sprintf("2001:db8:0:1::%x", i+1)
+		if _, err := f.svc.SignIn(f.ctx, fmt.Sprintf("Guess %d", i), "whatever1", addr); !errors.Is(err, ErrBadCredentials) {
+			t.Fatalf("failure %d: got %v, want %v", i+1, err, ErrBadCredentials)
+		}
+	}
+	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "2001:db8:0:1::ffff"); code(err) != CodeThrottled {
+		t.Errorf("another address in the same /64: got %v, want code %s", err, CodeThrottled)
+	}
+	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "2001:db8:0:2::1"); err != nil {
+		t.Errorf("an address in another /64: %v", err)
 	}
 }
