@@ -85,3 +85,13 @@ func FuzzDecodeHash(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkHashPassword measures one hash at the default costs: the work of
+// a sign-in.
+func BenchmarkHashPassword(b *testing.B) {
+	for b.Loop() {
+		if _, err := hashPassword("correct horse", DefaultParams); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
