@@ -91,10 +91,6 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	if err != nil {
 		return NewSession{}, err
 	}
-	now := s.now()
-	if wait := s.signUps.wait(addressKey(addr), now); wait > 0 {
-		return NewSession{}, throttled(wait, "Too many accounts made from your address: try again in %s.")
-	}
 	// A name already taken is refused before the hash is paid for; the
 	// insert below still catches one taken meanwhile.
 	if _, err := s.st.AccountByName(ctx, key); err == nil {
@@ -102,7 +98,10 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return NewSession{}, err
 	}
-	s.signUps.add(addressKey(addr), now)
+	now := s.now()
+	if wait := s.signUps.take(addressKey(addr), now); wait > 0 {
+		return NewSession{}, throttled(wait, "Too many accounts made from your address: try again in %s.")
+	}
 	var (
 		hash    string
 		hashErr error
@@ -134,12 +133,13 @@ func nameTaken(name string) error {
 // from an address, within FailureWindow, attempts are refused
 // (CodeThrottled, with the time to wait) without being checked.
 func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewSession, error) {
-	key := throttleKey(name)
-	if err := s.throttled(key, addr); err != nil {
+	key, addr := throttleKey(name), addressKey(addr)
+	if err := s.attempt(key, addr); err != nil {
 		return NewSession{}, err
 	}
 	a, err := s.st.AccountByName(ctx, key)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.settle(key, addr, false)
 		return NewSession{}, err
 	}
 	encoded := s.dummy
@@ -148,15 +148,13 @@ func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewS
 	}
 	var ok bool
 	if err := s.hash(ctx, func() { ok = passwordMatches(encoded, password) }); err != nil {
+		s.settle(key, addr, false)
 		return NewSession{}, err
 	}
 	if a == nil || !ok {
-		now := s.now()
-		s.byName.add(key, now)
-		s.byAddr.add(addressKey(addr), now)
-		return NewSession{}, ErrBadCredentials
+		return NewSession{}, ErrBadCredentials // counted by attempt
 	}
-	s.byName.clear(key)
+	s.settle(key, addr, true)
 	s.upgrade(ctx, a, password)
 	return s.begin(ctx, a)
 }
@@ -187,15 +185,33 @@ func addressKey(addr string) string {
 	return p.String()
 }
 
-// throttled refuses an attempt for a name or from an address that failed
-// too often.
-func (s *Service) throttled(key, addr string) error {
+// attempt counts a password check for a name (by its throttle key) from an
+// address (by its addressKey), or refuses it when either has failed too
+// often. Every attempt counts as a failure until settle says otherwise, so
+// that checks under way at once can't all pass the same count.
+func (s *Service) attempt(key, addr string) error {
 	now := s.now()
-	wait := max(s.byName.wait(key, now), s.byAddr.wait(addressKey(addr), now))
-	if wait > 0 {
+	if wait := s.byName.take(key, now); wait > 0 {
+		return throttled(wait, "Too many failed sign-ins: try again in %s.")
+	}
+	if wait := s.byAddr.take(addr, now); wait > 0 {
+		s.byName.refund(key)
 		return throttled(wait, "Too many failed sign-ins: try again in %s.")
 	}
 	return nil
+}
+
+// settle gives back an attempt that was not a failure: a right password
+// (which clears the name's count, but only gives back its own attempt from
+// the address, or an attacker's own account would clear it), or a check
+// that never happened (a database or context error).
+func (s *Service) settle(key, addr string, clearName bool) {
+	if clearName {
+		s.byName.clear(key)
+	} else {
+		s.byName.refund(key)
+	}
+	s.byAddr.refund(addr)
 }
 
 func throttled(wait time.Duration, format string) error {
@@ -340,23 +356,23 @@ func (s *Service) ChangePassword(ctx context.Context, cookie, current, next, add
 	if err != nil {
 		return err
 	}
-	if err := s.throttled(a.NameKey, addr); err != nil {
-		return err
-	}
 	next, err = checkPassword(next, a.Name)
 	if err != nil {
 		return err
 	}
+	addr = addressKey(addr)
+	if err := s.attempt(a.NameKey, addr); err != nil {
+		return err
+	}
 	var ok bool
 	if err := s.hash(ctx, func() { ok = passwordMatches(a.PasswordHash, current) }); err != nil {
+		s.settle(a.NameKey, addr, false)
 		return err
 	}
 	if !ok {
-		now := s.now()
-		s.byName.add(a.NameKey, now)
-		s.byAddr.add(addressKey(addr), now)
-		return refuse(CodeUnauthorized, "Your current password isn't right.")
+		return refuse(CodeUnauthorized, "Your current password isn't right.") // counted by attempt
 	}
+	s.settle(a.NameKey, addr, true)
 	var (
 		hash    string
 		hashErr error

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -317,5 +318,35 @@ func TestSignInThrottleIPv6Block(t *testing.T) {
 	}
 	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "2001:db8:0:2::1"); err != nil {
 		t.Errorf("an address in another /64: %v", err)
+	}
+}
+
+// TestSignInThrottleTogether makes many wrong sign-ins for one name at the
+// same moment: only NameFailures are checked, the rest refused.
+func TestSignInThrottleTogether(t *testing.T) {
+	f := newFixture(t)
+	f.signUp(t, "Ann", "correct horse")
+	const tries = 30
+	errs := make(chan error, tries)
+	var wg sync.WaitGroup
+	for i := range tries {
+		wg.Go(func() {
+			_, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", fmt.Sprintf("10.1.0.%d", i))
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	checked := 0
+	for err := range errs {
+		switch {
+		case errors.Is(err, ErrBadCredentials):
+			checked++
+		case code(err) != CodeThrottled:
+			t.Errorf("a sign-in: got %v, want %v or code %s", err, ErrBadCredentials, CodeThrottled)
+		}
+	}
+	if checked != NameFailures {
+		t.Errorf("passwords checked: got %d, want %d", checked, NameFailures)
 	}
 }

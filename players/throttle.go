@@ -5,9 +5,10 @@ import (
 	"time"
 )
 
-// throttle counts failures per key (a name, an address) in memory and
-// refuses a key that failed limit times within window of its first counted
-// failure. It holds at most max keys: when full it forgets the keys whose
+// throttle counts attempts per key (a name, an address) in memory and
+// refuses a key that made limit attempts within window of its first counted
+// one; the caller gives back those that succeed, so in effect it counts
+// failures. It holds at most max keys: when full it forgets the keys whose
 // window has passed, and then, if still full, the one whose window began
 // longest ago. Counts are lost on a restart.
 type throttle struct {
@@ -19,7 +20,7 @@ type throttle struct {
 	keys map[string]strikes
 }
 
-// strikes are one key's failures since first.
+// strikes are one key's attempts since first.
 type strikes struct {
 	first time.Time
 	n     int
@@ -29,32 +30,20 @@ func newThrottle(limit int, window time.Duration, max int) *throttle {
 	return &throttle{limit: limit, window: window, max: max, keys: make(map[string]strikes)}
 }
 
-// wait is how long key must wait before its next attempt: zero when it may
-// try now.
-func (t *throttle) wait(key string, now time.Time) time.Duration {
+// take counts an attempt by key at now, unless key has used up its window,
+// in which case it says how long to wait (and counts nothing). The check
+// and the count are one step, so attempts made at the same moment can't all
+// pass one check: at most limit of them are let through per window. An
+// attempt that turns out well is given back with refund or clear.
+func (t *throttle) take(key string, now time.Time) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s, ok := t.keys[key]
-	if !ok {
-		return 0
-	}
-	end := s.first.Add(t.window)
-	if !now.Before(end) {
-		delete(t.keys, key)
-		return 0
-	}
-	if s.n < t.limit {
-		return 0
-	}
-	return end.Sub(now)
-}
-
-// add counts a failure (or, for sign-ups, an account made) of key at now.
-func (t *throttle) add(key string, now time.Time) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s, ok := t.keys[key]
-	if !ok || !now.Before(s.first.Add(t.window)) {
+	if ok && now.Before(s.first.Add(t.window)) {
+		if s.n >= t.limit {
+			return s.first.Add(t.window).Sub(now)
+		}
+	} else {
 		if !ok && len(t.keys) >= t.max {
 			t.evict(now)
 		}
@@ -62,9 +51,25 @@ func (t *throttle) add(key string, now time.Time) {
 	}
 	s.n++
 	t.keys[key] = s
+	return 0
 }
 
-// clear forgets key's failures.
+// refund gives back one attempt counted for key.
+func (t *throttle) refund(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s, ok := t.keys[key]
+	if !ok {
+		return
+	}
+	if s.n--; s.n <= 0 {
+		delete(t.keys, key)
+		return
+	}
+	t.keys[key] = s
+}
+
+// clear forgets key's attempts.
 func (t *throttle) clear(key string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
