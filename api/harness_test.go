@@ -18,6 +18,7 @@ import (
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -32,6 +33,9 @@ type world struct {
 	hub   *push.Hub
 	srv   *httptest.Server
 	http  *http.Client // checks every answer against openapi.yaml
+
+	// players is the accounts' service, on cheap password hashing.
+	players *players.Service
 }
 
 type worldOptions struct {
@@ -41,7 +45,8 @@ type worldOptions struct {
 	// smallBuffers shrinks each connection's send buffer on the server's
 	// side, so a client that doesn't read backs it up quickly.
 	smallBuffers bool
-	// logger is the server's; nil discards its lines.
+	// logger is the server's and the accounts' service's; nil discards
+	// their lines.
 	logger *slog.Logger
 	// trustedProxies are the server's; the test's client connects from
 	// 127.0.0.1.
@@ -82,8 +87,13 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.players, err = players.New(players.Config{Store: st, Logger: o.logger,
+		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now,
-		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies}))
+		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies, Players: w.players}))
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}

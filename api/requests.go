@@ -26,14 +26,14 @@ type CreateBody struct {
 	WindowSeconds    int            `json:"window_seconds,omitempty"`
 	Pace             engine.Pace    `json:"pace,omitempty"`
 	AwayAfterSeconds int            `json:"away_after_seconds,omitempty"`
-	Name             string         `json:"name"`
+	Name             string         `json:"name,omitempty"`
 	Bots             []live.BotSpec `json:"bots,omitempty"`
 	FillBots         bool           `json:"fill_bots,omitempty"`
 }
 
 // JoinBody is a person taking a seat.
 type JoinBody struct {
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 }
 
 // ActionBody is a move: No always, Cards for a play or a hand-over, Claim for
@@ -71,9 +71,17 @@ func decode(body []byte, v any) error {
 // decodeCreate reads a create request into the runtime's terms. It only
 // translates: every setting and the name are checked by the runtime, the one
 // place that checks them, whichever front end a table is opened from.
-func decodeCreate(body []byte) (live.CreateRequest, error) {
+func decodeCreate(body []byte) (live.CreateRequest, error) { return decodeCreateAs(body, "") }
+
+// decodeCreateAs is decodeCreate for a request made with an account's token
+// (account is its name; "" for a guest).
+func decodeCreateAs(body []byte, account string) (live.CreateRequest, error) {
 	var b CreateBody
 	if err := decode(body, &b); err != nil {
+		return live.CreateRequest{}, err
+	}
+	name, err := seatName(b.Name, account)
+	if err != nil {
 		return live.CreateRequest{}, err
 	}
 	opts := engine.Standard(b.Seats)
@@ -86,7 +94,7 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 	if b.Pace != "" {
 		opts.Pace = b.Pace
 	}
-	return live.CreateRequest{Options: opts, HostName: b.Name, Bots: b.Bots, FillBots: b.FillBots,
+	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots,
 		AwayAfter: seconds(b.AwayAfterSeconds)}, nil
 }
 
@@ -102,12 +110,29 @@ func seconds(n int) time.Duration {
 }
 
 // decodeJoin reads the name a person joins with (checked by the runtime).
-func decodeJoin(body []byte) (string, error) {
+func decodeJoin(body []byte) (string, error) { return decodeJoinAs(body, "") }
+
+// decodeJoinAs is decodeJoin for a request made with an account's token
+// (account is its name; "" for a guest).
+func decodeJoinAs(body []byte, account string) (string, error) {
 	var b JoinBody
 	if err := decode(body, &b); err != nil {
 		return "", err
 	}
-	return b.Name, nil
+	return seatName(b.Name, account)
+}
+
+// seatName is the name a seat is taken with: a guest's as given (the
+// runtime checks it), an account's always its own, so nobody plays a rated
+// game under another name. An account's request may leave the name out.
+func seatName(given, account string) (string, error) {
+	if account == "" {
+		return given, nil
+	}
+	if g := strings.TrimSpace(given); g != "" && g != account {
+		return "", invalid(fmt.Sprintf("With an account's token you play as %s: leave out \"name\" or give that.", account))
+	}
+	return account, nil
 }
 
 // decodeAction reads a move of the given kind. The seat is the token's, set

@@ -104,7 +104,7 @@ func (f *fixture) checkBroken(id, token string, actions int) {
 		{"view", func() error { _, err := f.m.View(ctx, id, 0); return err }()},
 		{"log", func() error { _, err := f.m.Log(ctx, id, engine.Spectator); return err }()},
 		{"move", func() error { _, err := f.m.Act(ctx, id, engine.Action{Kind: engine.ActCall, Seat: 0}); return err }()},
-		{"join", func() error { _, err := f.m.Join(ctx, id, "Eve"); return err }()},
+		{"join", func() error { _, err := f.m.Join(ctx, id, "Eve", 0); return err }()},
 		{"end", f.m.End(ctx, id, 0)},
 	}
 	for _, r := range refusals {

@@ -95,8 +95,8 @@ func TestJoinLeaveStart(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve"); return err }, string(CodeNotFound)},
-		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, ""); return err }, string(CodeInvalid)},
+		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve", 0); return err }, string(CodeNotFound)},
+		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, "", 0); return err }, string(CodeInvalid)},
 		{"the host can't leave", func() error { return f.m.Leave(f.ctx, id, 0) }, string(CodeConflict)},
 		{"an empty seat can't leave", func() error { return f.m.Leave(f.ctx, id, 5) }, string(CodeConflict)},
 		{"Bob leaves", func() error { return f.m.Leave(f.ctx, id, 1) }, ""},
@@ -104,7 +104,7 @@ func TestJoinLeaveStart(t *testing.T) {
 		{"a seat for the view", func() error { _, err := f.m.View(f.ctx, id, 0); return err }, string(CodeConflict)},
 		{"start", func() error { return f.m.Start(f.ctx, id, 0) }, ""},
 		{"start again", func() error { return f.m.Start(f.ctx, id, 0) }, string(CodeConflict)},
-		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve"); return err }, string(CodeConflict)},
+		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve", 0); return err }, string(CodeConflict)},
 	}
 	for _, s := range steps {
 		if got := codeOf(s.do()); got != s.want {
@@ -151,7 +151,7 @@ func TestStartNeedsThreeUnlessFilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := j.Game.ID
-		if _, err := f.m.Join(f.ctx, id, "Bob"); err != nil {
+		if _, err := f.m.Join(f.ctx, id, "Bob", 0); err != nil {
 			t.Fatal(err)
 		}
 		err = f.m.Start(f.ctx, id, 0)

@@ -394,8 +394,9 @@ func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.V
 	return engine.View{}, errOver
 }
 
-// Join seats a person in the first empty seat of an open game.
-func (m *Manager) Join(ctx context.Context, id, name string) (Joined, error) {
+// Join seats a person in the first empty seat of an open game. player is
+// their account, 0 for a guest; an account takes one seat per table.
+func (m *Manager) Join(ctx context.Context, id, name string, player int64) (Joined, error) {
 	name, err := CleanName(name)
 	if err != nil {
 		return Joined{}, err
@@ -403,7 +404,7 @@ func (m *Manager) Join(ctx context.Context, id, name string) (Joined, error) {
 	var j Joined
 	running, err := m.do(ctx, id, func(t *table) error {
 		var err error
-		j, err = t.join(name)
+		j, err = t.join(name, player)
 		return err
 	})
 	if running {

@@ -87,10 +87,10 @@ func TestNamesAreCleanEverywhere(t *testing.T) {
 	if got := j.Game.Seats[0].Name; got != "Ann" {
 		t.Errorf("got the host's name %q, want %q", got, "Ann")
 	}
-	if _, err := f.m.Join(f.ctx, j.Game.ID, "Bo\u202e"); codeOf(err) != string(CodeInvalid) {
+	if _, err := f.m.Join(f.ctx, j.Game.ID, "Bo\u202e", 0); codeOf(err) != string(CodeInvalid) {
 		t.Errorf("joining as %q: got %v, want invalid", "Bo\u202e", err)
 	}
-	b, err := f.m.Join(f.ctx, j.Game.ID, "Zoe\u0308 ")
+	b, err := f.m.Join(f.ctx, j.Game.ID, "Zoe\u0308 ", 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestAnOpenTableClosesAfterAWaitWithoutAJoin(t *testing.T) {
 		t.Fatalf("got status %s a second before the wait is over, want open", s)
 	}
 	f.clock.Advance(2 * time.Second)
-	if _, err := f.m.Join(f.ctx, id, "Bo"); codeOf(err) != string(CodeConflict) {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(CodeConflict) {
 		t.Errorf("joining once the wait is over: got %v, want conflict", err)
 	}
 	f.checkExpired(id, created.Add(ExpireOpenAfter))
@@ -79,7 +79,7 @@ func TestAJoinRestartsTheWait(t *testing.T) {
 	}
 	id := j.Game.ID
 	f.step(id, ExpireOpenAfter-time.Minute)
-	if _, err := f.m.Join(f.ctx, id, "Bo"); err != nil {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); err != nil {
 		t.Fatal(err)
 	}
 	joined := f.clock.Now()
@@ -106,7 +106,7 @@ func TestARestartClosesTheTablesWhoseWaitIsOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.m.Join(f.ctx, gathering.Game.ID, "Bo"); err != nil {
+	if _, err := f.m.Join(f.ctx, gathering.Game.ID, "Bo", 0); err != nil {
 		t.Fatal(err)
 	}
 	f.m.Close(f.ctx)
@@ -163,7 +163,7 @@ func TestOpenTablesAreCapped(t *testing.T) {
 	first := ids[0]
 	// A table that starts waits no more: its place is free.
 	for _, name := range []string{"Bo", "Cy"} {
-		if _, err := m.Join(f.ctx, first, name); err != nil {
+		if _, err := m.Join(f.ctx, first, name, 0); err != nil {
 			t.Fatal(err)
 		}
 	}

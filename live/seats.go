@@ -94,7 +94,7 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 			seats[i].BotLevel, seats[i].BotStyle = string(bot.Medium), string(siteStyle(seed, i))
 		}
 	}
-	seats[0].Kind, seats[0].Name, seats[0].TokenHash = string(SeatPerson), req.HostName, hash
+	seats[0].Kind, seats[0].Name, seats[0].TokenHash, seats[0].PlayerID = string(SeatPerson), req.HostName, hash, req.HostPlayer
 	for i, b := range req.Bots {
 		level, style := bot.Level(b.Level), bot.Style(b.Style)
 		s := &seats[1+i]
@@ -185,7 +185,7 @@ func matchToken(hashes [][]byte, token string) (int, bool) {
 
 // seatInfo is a stored seat as anyone may see it.
 func seatInfo(s store.Seat) SeatInfo {
-	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered}
+	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
 	if s.Kind == string(SeatBot) {
 		info.Bot = &BotSpec{Level: s.BotLevel, Style: s.BotStyle}
 	}

@@ -59,6 +59,8 @@ type CreateRequest struct {
 	// Empty for tables the server opens itself: only the cap on all open
 	// tables applies to them.
 	Address string
+	// HostPlayer is the host's account, 0 for a guest.
+	HostPlayer int64
 }
 
 // SeatInfo is one seat as anyone may see it.
@@ -69,6 +71,8 @@ type SeatInfo struct {
 	Bot     *BotSpec `json:"bot,omitempty"`
 	Away    bool     `json:"away"`
 	Covered bool     `json:"covered"` // a bot played it at some point: not rated
+	// Player is the account the seat belongs to; 0 (left out) for a guest.
+	Player int64 `json:"player_id,omitempty"`
 }
 
 // Summary is a game as the lobby and the API list it.
