@@ -402,19 +402,20 @@ func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, se
 	if err != nil {
 		return err
 	}
-	b, err := h.RenderFrame(f, h.now())
-	if err != nil {
+	w, t := screen(f, h.now())
+	if status != "" {
+		if t != nil {
+			t.Dock.Status = status
+		} else {
+			w.Status = status
+		}
+	}
+	var buf bytes.Buffer
+	if err := views.Screen(w, t, true).Render(ctx, &buf); err != nil {
 		return err
 	}
-	if status != "" {
-		var buf bytes.Buffer
-		if err := views.StatusLine(status, true).Render(ctx, &buf); err != nil {
-			return err
-		}
-		b = append(b, buf.Bytes()...)
-	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.HTMLBlob(http.StatusOK, b)
+	return c.HTMLBlob(http.StatusOK, buf.Bytes())
 }
 
 // RenderFrame is one seat's screen as hx-swap-oob fragments, the data of
