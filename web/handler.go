@@ -6,6 +6,7 @@ package web
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"log/slog"
@@ -182,8 +183,31 @@ func render(c echo.Context, status int, comp templ.Component) error {
 	if err := comp.Render(c.Request().Context(), &buf); err != nil {
 		return err
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.HTMLBlob(status, buf.Bytes())
+	return writeHTML(c, status, buf.Bytes())
+}
+
+// gzipFrom is the smallest page worth compressing.
+const gzipFrom = 1024
+
+// writeHTML answers with HTML that no cache keeps, gzipped when the client
+// takes it and it is big enough to gain.
+func writeHTML(c echo.Context, status int, b []byte) error {
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-store")
+	h.Add("Vary", "Accept-Encoding")
+	if len(b) < gzipFrom || !acceptsGzip(c.Request()) {
+		return c.HTMLBlob(status, b)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	if _, err := zw.Write(b); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	h.Set("Content-Encoding", "gzip")
+	return c.HTMLBlob(status, z.Bytes())
 }
 
 // pageError is a refusal shown as a page (or, to htmx, in the status line).

@@ -50,7 +50,7 @@ func (h *Handler) hint(c echo.Context) error {
 	if err := views.ClaimButton(id, v.Plays, label, len(picked) == 0).Render(ctx, &buf); err != nil {
 		return err
 	}
-	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+	return writeHTML(c, http.StatusOK, buf.Bytes())
 }
 
 // sneakHint is the status line and the claim button's words for a play of

@@ -166,8 +166,7 @@ func (h *Handler) lobbyLists(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.HTMLBlob(http.StatusOK, b)
+	return writeHTML(c, http.StatusOK, b)
 }
 
 // RenderLobby is the lobby's live lists as hx-swap-oob fragments: the data
@@ -414,8 +413,7 @@ func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, se
 	if err := views.Screen(w, t, true).Render(ctx, &buf); err != nil {
 		return err
 	}
-	c.Response().Header().Set("Cache-Control", "no-store")
-	return c.HTMLBlob(http.StatusOK, buf.Bytes())
+	return writeHTML(c, http.StatusOK, buf.Bytes())
 }
 
 // RenderFrame is one seat's screen as hx-swap-oob fragments, the data of
