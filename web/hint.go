@@ -80,7 +80,7 @@ func sneakHint(v engine.View, picked []engine.Card, sneak int) (status, label st
 		}
 	}
 	if wrong == 0 {
-		return fmt.Sprintf("The truth: %s.", v.Rank.Count(claim)), label
+		return fmt.Sprintf("The truth: %s.", count(v.Rank, claim)), label
 	}
 	return fmt.Sprintf("A bluff: %d of them %s.", wrong, map[bool]string{true: "isn't " + article(v.Rank), false: "aren't " + v.Rank.Name(true)}[wrong == 1]), label
 }

@@ -320,7 +320,7 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 	}
 	m := views.Middle{RankCode: rankCode(rank), Rank: rank.Name(true), Pile: pileWords(v.Pile)}
 	if l := v.Last; l != nil {
-		m.Claim = nm.name(l.Seat) + " " + claimVerb(l.Seat == nm.me) + " " + l.Rank.Count(l.Claim)
+		m.Claim = nm.name(l.Seat) + " " + claimVerb(l.Seat == nm.me) + " " + count(l.Rank, l.Claim)
 		if l.Out && !l.Shown {
 			m.Claim += " to go out"
 		}
@@ -333,6 +333,14 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 	m.Doubt = v.Doubt
 	m.Clock = clockModel(v, now)
 	return m
+}
+
+// count says n cards of a rank: "one king", "one 7", "2 kings".
+func count(r engine.Rank, n int) string {
+	if n == 1 {
+		return "one " + r.Name(false)
+	}
+	return r.Count(n)
 }
 
 func claimVerb(you bool) string {
@@ -454,7 +462,7 @@ func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 		}
 		teach = "claim"
 	case can(engine.ActCall):
-		d.Status = fmt.Sprintf("%s %s %s. Call it or let it go.", nm.name(v.Last.Seat), claimVerb(false), v.Last.Rank.Count(v.Last.Claim))
+		d.Status = fmt.Sprintf("%s %s %s. Call it or let it go.", nm.name(v.Last.Seat), claimVerb(false), count(v.Last.Rank, v.Last.Claim))
 		d.Left = &views.Move{ID: "let-go", Label: "Let it go", Key: "G", Action: "pass"}
 		d.Right = &views.Move{ID: "call", Label: "Bullshit!", Key: "B", Action: "call", Big: true}
 	case can(engine.ActGive):
@@ -499,7 +507,7 @@ func claimLabel(r engine.Rank, picked, sneak int) string {
 	if claim <= 0 {
 		return "Pick cards to claim"
 	}
-	s := "Claim " + r.Count(claim)
+	s := "Claim " + count(r, claim)
 	if sneak > 0 {
 		s += " +" + strconv.Itoa(sneak)
 	}

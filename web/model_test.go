@@ -137,7 +137,7 @@ func TestSneakHint(t *testing.T) {
 	}{
 		{"nothing picked", nil, 0, "pick the cards", "Pick cards to claim"},
 		{"sneaking all", of(1), 1, "at least one is claimed", "Pick cards to claim"},
-		{"one claimed, one sneaked", of(2), 1, "neaking 1", "Claim 1 ace +1"},
+		{"one claimed, one sneaked", of(2), 1, "neaking 1", "Claim one ace +1"},
 	}
 	for _, tt := range tests {
 		status, label := sneakHint(v, tt.picked, tt.sneak)
@@ -195,7 +195,7 @@ func TestClockAndClaim(t *testing.T) {
 	if c.Key == "" || c.Total != 6 || c.Left != 4 || c.SayAt != 2 {
 		t.Errorf("the call window's clock: got %+v, want 6 s in all, 4 left, said in 2", c)
 	}
-	if !strings.Contains(tb.Middle.Claim, "claims 1 ace") || !strings.Contains(tb.Middle.Sizes, "hand 11-13 → 11-13 · pile 0 → 1") {
+	if !strings.Contains(tb.Middle.Claim, "claims one ace") || !strings.Contains(tb.Middle.Sizes, "hand 11-13 → 11-13 · pile 0 → 1") {
 		t.Errorf("claim %q, sizes %q", tb.Middle.Claim, tb.Middle.Sizes)
 	}
 	if tb.Dock.Right == nil || tb.Dock.Right.ID != "call" || tb.Dock.Left.ID != "let-go" {

@@ -12,7 +12,8 @@
   function keepAttribute(attr, el) {
     if (attr === 'checked' && el.name === 'card') return true;
     if (el.hasAttribute('data-keep') && (attr === 'value' || attr === 'aria-pressed')) return true;
-    if (attr === 'style' && el.hasAttribute('data-keep-anim')) return true;
+    // An animation timed from the render keeps the times it started with.
+    if (attr === 'style' && el.hasAttribute('data-keep-anim') && el.getAttribute('style')) return true;
     if (attr === 'hidden' && el.classList.contains('teach')) return true;
     if (attr === 'value' && el.id === 'share-link') return true;
     return false;
