@@ -33,6 +33,7 @@ type Games interface {
 	Authenticate(ctx context.Context, id, token string) (seat int, err error)
 	Start(ctx context.Context, id string, by int) error
 	View(ctx context.Context, id string, seat int) (engine.View, error)
+	Frame(ctx context.Context, id string, seat int) (live.Frame, error)
 	Act(ctx context.Context, id string, a engine.Action) (engine.View, error)
 	AddBot(ctx context.Context, id string, by int, level string) error
 	RemoveBot(ctx context.Context, id string, by, seat int) error

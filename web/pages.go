@@ -332,20 +332,7 @@ func redirect(c echo.Context, path string) error {
 
 // frame is the seat's whole screen now.
 func (h *Handler) frame(ctx context.Context, id string, seat int) (live.Frame, error) {
-	g, err := h.games.Get(ctx, id)
-	if err != nil {
-		return live.Frame{}, err
-	}
-	f := live.Frame{Game: g, Seat: seat, Final: g.Status == live.StatusFinished || g.Status == live.StatusEnded}
-	if g.Status == live.StatusOpen || (g.Status == live.StatusEnded && g.StartedAt.IsZero()) {
-		return f, nil
-	}
-	v, err := h.games.View(ctx, id, seat)
-	if err != nil {
-		return live.Frame{}, err
-	}
-	f.View, f.Revision = &v, v.Version
-	return f, nil
+	return h.games.Frame(ctx, id, seat)
 }
 
 // gamePage is a game's one page: waiting room, table or result sheet.
