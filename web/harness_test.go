@@ -13,7 +13,10 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/labstack/echo/v4"
+
 	"bullshit/api"
+	"bullshit/api/push"
 	"bullshit/live"
 	"bullshit/server"
 	"bullshit/store"
@@ -31,7 +34,11 @@ type site struct {
 	srv   *httptest.Server
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t *testing.T) *site { return newSiteWith(t, false) }
+
+// newSiteWith builds the site; with streams the pages follow their seats
+// over the push hub, wired as the binary wires it.
+func newSiteWith(t *testing.T, streams bool) *site {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, storetest.URL(t))
@@ -40,13 +47,42 @@ func newSite(t *testing.T) *site {
 	}
 	s := &site{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
 	runCtx, stop := context.WithCancel(ctx)
-	s.mgr, err = live.New(runCtx, live.Config{Store: st, Clock: s.clock})
+	var hub *push.Hub
+	var pub live.Publisher
+	if streams {
+		hub = push.New(push.Config{
+			Formats: map[string]push.Encoder{web.FormatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
+				return s.pages.FrameEvent(f, s.clock.Now())
+			})},
+			Lobby: func(ctx context.Context) (push.Event, error) { return s.pages.LobbyEvent(ctx) },
+		})
+		pub = hub
+	}
+	s.mgr, err = live.New(runCtx, live.Config{Store: st, Clock: s.clock, Publisher: pub})
 	if err != nil {
 		stop()
 		st.Close()
 		t.Fatal(err)
 	}
-	s.pages = web.New(web.Config{Games: s.mgr, Now: s.clock.Now})
+	cfg := web.Config{Games: s.mgr, Now: s.clock.Now}
+	if streams {
+		cfg.Stream = func(c echo.Context, game string, seat int) error {
+			read := func() (live.Frame, error) { return s.mgr.Frame(c.Request().Context(), game, seat) }
+			f, err := read()
+			if err != nil {
+				return err
+			}
+			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
+		}
+		cfg.LobbyStream = hub.ServeLobby
+		hubDone := make(chan struct{})
+		go func() {
+			defer close(hubDone)
+			hub.Run(runCtx)
+		}()
+		t.Cleanup(func() { <-hubDone })
+	}
+	s.pages = web.New(cfg)
 	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
 	s.srv = httptest.NewServer(server.New(server.Config{API: api.New(api.Config{Games: s.mgr, PerAddress: fast, PerToken: fast}), Web: s.pages}))
 	t.Cleanup(func() {
