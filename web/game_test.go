@@ -63,7 +63,7 @@ func TestWholeGameThroughThePages(t *testing.T) {
 			}
 		}
 		if move == "" {
-			s.clock.Advance(250 * time.Millisecond)
+			s.clock.Advance(500 * time.Millisecond)
 			continue
 		}
 		a := b.htmx(http.MethodPost, "/games/"+id+"/"+move, form)
