@@ -89,7 +89,7 @@ func TestDock(t *testing.T) {
 		{"waiting, disabled", DockView(Dock{Game: "g", Right: &Move{ID: "claim", Label: "Claim", Key: "C", Action: "play", Disabled: true}}, ""), []check{
 			flag("#claim", "disabled", true),
 		}},
-		{"a spectator of an open table", DockView(Dock{Game: "g", Spectator: true, TakeSeat: true, Status: "You're watching."}, ""), []check{
+		{"a spectator of an open table", DockView(Dock{Game: "g", TakeSeat: true, Status: "You're watching."}, ""), []check{
 			present("#take-seat"), absent("#claim"), absent("#call"),
 		}},
 	})
@@ -142,7 +142,7 @@ func TestWaitingRoom(t *testing.T) {
 
 func TestScreenSwitchesOnStatus(t *testing.T) {
 	w := &Waiting{Game: "g"}
-	tb := &Table{Game: "g", Status: "live", Hand: Hand{Game: "g"}, Dock: Dock{Game: "g"}}
+	tb := &Table{Status: "live", Hand: Hand{Game: "g"}, Dock: Dock{Game: "g"}}
 	runCases(t, []componentCase{
 		{"open", Screen(w, nil, false), []check{attrIs("#screen", "data-status", "open"), present("#waiting"), absent("#hand"), flag("#screen", "hx-swap-oob", false)}},
 		{"live, pushed", Screen(nil, tb, true), []check{

@@ -129,9 +129,6 @@ type Card struct {
 
 // Table is one seat's whole table screen.
 type Table struct {
-	Game string
-	// No is the play number every move carries.
-	No     int
 	Status string // live.Status
 	Bar    Bar
 	Seats  []SeatCell
@@ -147,13 +144,10 @@ type Table struct {
 
 // Bar is the table's top bar.
 type Bar struct {
-	Title    string
 	Code     string
 	Plays    int
 	Settings string
 	Watching bool
-	// CanTakeSeat: a spectator of an open table may sit down.
-	CanTakeSeat bool
 }
 
 // Middle is the centre of the table.
@@ -227,7 +221,7 @@ type Dock struct {
 
 // Sneak is the sneak switch: how many picked cards go under the claim.
 type Sneak struct {
-	Value, Max int
+	Max int
 }
 
 // Reveal is a called play turned up, beat by beat, timed from the render.

@@ -132,8 +132,8 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	me := f.Seat
 	nm := names{seats: g.Seats, me: me}
 	t := views.Table{
-		Game: g.ID, No: v.Plays, Status: string(g.Status),
-		Bar: views.Bar{Title: "Bullshit", Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
+		Status: string(g.Status),
+		Bar:    views.Bar{Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
 	}
 	t.Seats = seatStrip(f, nm, now)
 	t.Horseshoe = len(t.Seats) >= 5
@@ -432,7 +432,7 @@ func handModel(game string, v *engine.View) views.Hand {
 
 func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 	me := v.Seat
-	d := views.Dock{Game: g.ID, No: v.Plays, Spectator: me == engine.Spectator}
+	d := views.Dock{Game: g.ID, No: v.Plays}
 	sortBtn := &views.Move{ID: "sort", Label: "Sort", Key: "O"}
 	claim := &views.Move{ID: "claim", Label: "Claim", Key: "C", Action: "play", Disabled: true}
 	can := func(k engine.ActionKind) bool { return slices.Contains(v.Can, k) }

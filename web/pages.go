@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -40,7 +41,7 @@ func (h *Handler) lobbyPage(c echo.Context) error {
 }
 
 func (h *Handler) renderLobby(c echo.Context, status int, problem string) error {
-	lists, err := h.lobbyLists_(c.Request().Context())
+	lists, err := h.readLobbyLists(c.Request().Context())
 	if err != nil {
 		return err
 	}
@@ -79,8 +80,8 @@ func settings() []views.Setting {
 	return []views.Setting{sneak, window, pace}
 }
 
-// lobbyLists_ reads the three lists.
-func (h *Handler) lobbyLists_(ctx context.Context) (views.LobbyLists, error) {
+// readLobbyLists reads the three lists.
+func (h *Handler) readLobbyLists(ctx context.Context) (views.LobbyLists, error) {
 	var l views.LobbyLists
 	for _, q := range []struct {
 		status live.Status
@@ -172,7 +173,7 @@ func (h *Handler) lobbyLists(c echo.Context) error {
 // RenderLobby is the lobby's live lists as hx-swap-oob fragments: the data
 // of one "lobby" event.
 func (h *Handler) RenderLobby(ctx context.Context) ([]byte, error) {
-	lists, err := h.lobbyLists_(ctx)
+	lists, err := h.readLobbyLists(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +271,10 @@ func createRequest(c echo.Context) (live.CreateRequest, error) {
 	return req, nil
 }
 
-// joinByCode seats the browser at the game whose code was typed.
+// joinByCode sends the lobby's join form on to the game's own join. A 307
+// keeps the post and its fields, and the browser sends it with the cookie of
+// that game's path, so a browser already seated there keeps its seat rather
+// than taking a second.
 func (h *Handler) joinByCode(c echo.Context) error {
 	code := strings.ToLower(strings.TrimSpace(c.FormValue("code")))
 	if i := strings.LastIndex(code, "/games/"); i >= 0 {
@@ -279,33 +283,11 @@ func (h *Handler) joinByCode(c echo.Context) error {
 	if code == "" {
 		return h.renderLobby(c, http.StatusBadRequest, "Type the code of the table to join.")
 	}
-	if seat, _ := h.identifyAt(c, code); seat != engine.Spectator {
-		return redirect(c, "/games/"+code)
-	}
-	j, err := h.games.Join(c.Request().Context(), code, c.FormValue("name"))
-	if err != nil {
-		if isRefusal(err) {
-			_, _, msg := describe(err)
-			return h.renderLobby(c, api.StatusOf(err), msg)
-		}
-		return err
-	}
-	setSeat(c, code, j.Token)
-	setName(c, c.FormValue("name"))
-	return redirect(c, "/games/"+code)
+	return c.Redirect(http.StatusTemporaryRedirect, "/games/"+url.PathEscape(code)+"/join")
 }
 
-// identifyAt is identify for a game other than the request path's: the
-// seat cookie is scoped to its game's path, so only a request under that
-// path carries it.
-func (h *Handler) identifyAt(c echo.Context, game string) (int, context.Context) {
-	if !strings.HasPrefix(c.Request().URL.Path, "/games/"+game) {
-		return engine.Spectator, c.Request().Context()
-	}
-	return h.identify(c, game)
-}
-
-// join takes a seat at an open table from its page.
+// join takes a seat at an open table: from its page, or from the lobby's
+// form, whose refusal is shown on the lobby.
 func (h *Handler) join(c echo.Context) error {
 	id := gameID(c)
 	if seat, _ := h.identify(c, id); seat != engine.Spectator {
@@ -314,6 +296,10 @@ func (h *Handler) join(c echo.Context) error {
 	name := c.FormValue("name")
 	j, err := h.games.Join(c.Request().Context(), id, name)
 	if err != nil {
+		if isRefusal(err) && c.Request().Header.Get("HX-Request") != "true" {
+			code, _, msg := describe(err)
+			return h.renderLobby(c, code, msg)
+		}
 		return err
 	}
 	setSeat(c, id, j.Token)

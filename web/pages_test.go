@@ -204,3 +204,30 @@ func TestRefusedMoveSaysWhy(t *testing.T) {
 func hasClass(c string) func(*html.Node) bool {
 	return func(n *html.Node) bool { return slices.Contains(strings.Fields(attr(n, "class")), c) }
 }
+
+// TestJoinByCodeTwiceKeepsOneSeat: the lobby's join form, sent again by a
+// browser already seated, keeps its seat rather than taking another.
+func TestJoinByCodeTwiceKeepsOneSeat(t *testing.T) {
+	s := newSite(t)
+	host := s.browser()
+	id := host.create("Ada", "0")
+	guest := s.browser()
+	for range 2 {
+		if p := guest.form("/join", url.Values{"code": {" " + strings.ToUpper(id) + " "}, "name": {"Ben"}}); p.url != "/games/"+id {
+			t.Fatalf("joining by code: landed on %s (%d)", p.url, p.status)
+		}
+	}
+	g, err := s.mgr.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	people := 0
+	for _, st := range g.Seats {
+		if st.Kind == live.SeatPerson {
+			people++
+		}
+	}
+	if people != 2 {
+		t.Errorf("people seated: got %d, want 2 (Ada and Ben once)", people)
+	}
+}
