@@ -12,6 +12,9 @@ import (
 	"bullshit/views"
 )
 
+// dockModel is the seat's dock: the status line, the two move slots (the
+// main one on the right) and the sneak switch, and the first-game tip the
+// move calls for ("claim", "give" or none).
 func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 	me := v.Seat
 	d := views.Dock{Game: g.ID, No: v.Plays}
@@ -97,6 +100,7 @@ func claimLabel(r engine.Rank, picked, sneak int) string {
 	return s
 }
 
+// shoutLine says who called it on whom, "you" for the viewer.
 func shoutLine(caller, seat int, nm names) string {
 	return nm.name(caller) + " called it on " + nm.object(seat)
 }
@@ -155,6 +159,7 @@ func plural(r engine.Range, one, many string) string {
 	return many
 }
 
+// resultModel is the result sheet, each line with its secrets revealed.
 func resultModel(g live.Summary, v *engine.View, nm names) views.Result {
 	r := views.Result{Game: g.ID, CanPlayAgain: v.Seat != engine.Spectator}
 	for _, row := range v.Result {

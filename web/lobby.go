@@ -99,6 +99,8 @@ func (h *Handler) readLobbyLists(ctx context.Context) (views.LobbyLists, error) 
 	return l, nil
 }
 
+// gameRow is a game as the lobby lists it: who sits, and its settings,
+// progress or winner.
 func gameRow(g live.Summary) views.GameRow {
 	r := views.GameRow{ID: g.ID, URL: "/games/" + g.ID}
 	var people []string

@@ -24,6 +24,8 @@ func screen(f live.Frame, now time.Time) (*views.Waiting, *views.Table) {
 	return nil, &t
 }
 
+// waitingModel is the waiting room as seat f.Seat sees it: the host gets
+// the controls, a spectator of an open table the "Take a seat" form.
 func waitingModel(f live.Frame) views.Waiting {
 	g := f.Game
 	isHost := f.Seat == g.Host && f.Seat != engine.Spectator
@@ -64,6 +66,7 @@ func waitingModel(f live.Frame) views.Waiting {
 	return w
 }
 
+// seatCell is a seat as the waiting room and the strip show it.
 func seatCell(s live.SeatInfo, me, host int) views.SeatCell {
 	c := views.SeatCell{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), You: s.Seat == me, Host: s.Seat == host,
 		Away: s.Away, Covered: s.Covered}
@@ -126,6 +129,7 @@ func (n names) possessive(seat int) string {
 	return n.name(seat) + "'s"
 }
 
+// tableModel is the seat's whole table, region by region.
 func tableModel(f live.Frame, now time.Time) views.Table {
 	v := f.View
 	g := f.Game
@@ -313,6 +317,8 @@ func rangeBefore(after, took engine.Range) (engine.Range, bool) {
 	return seen, found
 }
 
+// middleModel is the middle of the table: the rank on the table, the pile,
+// the last claim and its sizes line, the doubt hint and the clock.
 func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 	rank := v.Rank
 	if v.Last != nil && v.Phase != engine.PhasePlay && v.Phase != engine.PhaseOver {
@@ -400,6 +406,8 @@ func cardModel(c engine.Card) views.Card {
 		Red: s == engine.Hearts || s == engine.Diamonds}
 }
 
+// handModel is the seat's hand with the cards the server would pick: those
+// of the rank on its turn, the suggestion in a hand-over.
 func handModel(game string, v *engine.View) views.Hand {
 	h := views.Hand{Game: game, No: v.Plays, Spectator: v.Seat == engine.Spectator}
 	var picks []engine.Card
