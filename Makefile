@@ -3,7 +3,7 @@ GO ?= go
 DATA ?= data
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test lint generate check-generated bench report loadtest fuzz
+.PHONY: run test lint generate check-generated bench report loadtest fuzz transfer
 
 run:
 	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
@@ -27,7 +27,9 @@ lint:
 	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./api/client | grep -v '^bullshit/\(engine\|api/client\)$$'); \
 	 if [ -n "$$deps" ]; then echo "the API client imports more than the engine and the standard library:"; echo "$$deps"; exit 1; fi
 
+# templ turns views/*.templ into the committed views/*_templ.go.
 generate:
+	$(GO) tool templ generate
 	$(GO) generate ./...
 
 # Fails when regenerating would change a committed file.
@@ -52,3 +54,7 @@ TABLES ?= 1000
 DURATION ?= 60s
 loadtest:
 	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION)
+
+# Sums the table page's first-load transfer, gzipped, every asset included.
+transfer:
+	$(GO) test -count=1 -run TestTableTransfer -v ./web | grep -E 'transfer|ok|FAIL'

@@ -39,7 +39,7 @@ func TestThrottledSignInAnswer(t *testing.T) {
 	srv := New(Config{})
 	rec := httptest.NewRecorder()
 	c := srv.echo.NewContext(httptest.NewRequest(http.MethodPost, "/", nil), rec)
-	srv.handleError(err, c)
+	srv.HandleError(err, c)
 	var p Problem
 	if jerr := json.Unmarshal(rec.Body.Bytes(), &p); jerr != nil {
 		t.Fatalf("the answer isn't a Problem: %v: %s", jerr, rec.Body)

@@ -111,8 +111,9 @@ func routeProblem(status int) Problem {
 	return internalProblem
 }
 
-// handleError is echo's error handler: every error leaves as a Problem.
-func (s *Server) handleError(err error, c echo.Context) {
+// HandleError is echo's error handler for the API's paths: every error
+// leaves as a Problem.
+func (s *Server) HandleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
@@ -157,4 +158,11 @@ func retryAfter(err error) int {
 		return int((pe.RetryAfter + time.Second - 1) / time.Second)
 	}
 	return 0
+}
+
+// StatusOf is the HTTP status the API answers err with, from the same table,
+// so the browser pages map a refusal as the API does.
+func StatusOf(err error) int {
+	status, _, _ := problem(err)
+	return status
 }

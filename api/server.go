@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -139,44 +140,66 @@ func (s *Server) Routes() [][2]string {
 	return out
 }
 
-// routes is the whole route table.
+// routes is the API alone on a router of its own, as the tests and a bare
+// API server use it.
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = s.handleError
-	// The per-address limits key on the connection's address, or behind a
-	// trusted proxy the client's address it forwards: otherwise headers such
-	// as X-Forwarded-For are the client's to forge.
-	e.IPExtractor = clientIP(s.trusted)
+	e.HTTPErrorHandler = s.HandleError
+	e.IPExtractor = s.IPExtractor()
 	e.Use(s.logRequests, middleware.RecoverWithConfig(middleware.RecoverConfig{
 		DisableStackAll: true,
 		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
 			s.log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
 			return err
 		},
-	}), s.limitAddress, checkGameID)
-
-	e.GET("/healthz", s.healthz)
-	g := e.Group("/api/v1")
-	g.GET("/me", s.me, s.withAccount)
-	g.POST("/games", s.create, s.maybeAccount)
-	g.GET("/games", s.list)
-	g.GET("/games/:id", s.get)
-	g.POST("/games/:id/join", s.join, s.maybeAccount)
-	g.POST("/games/:id/start", s.start, s.seated)
-	g.POST("/games/:id/leave", s.leave, s.seated)
-	g.POST("/games/:id/end", s.end, s.seated)
-	g.POST("/games/:id/seats/:seat/bot", s.handToBot, s.seated)
-	g.GET("/games/:id/seats", s.seats)
-	g.GET("/games/:id/view", s.view, s.maybeSeated)
-	g.GET("/games/:id/log", s.gameLog, s.maybeSeated)
-	g.GET("/games/:id/record", s.record)
-	g.POST("/games/:id/play", s.act(engine.ActPlay), s.seated)
-	g.POST("/games/:id/call", s.act(engine.ActCall), s.seated)
-	g.POST("/games/:id/pass", s.act(engine.ActPass), s.seated)
-	g.POST("/games/:id/give", s.act(engine.ActGive), s.seated)
-	g.GET("/games/:id/events", s.events, s.maybeSeated)
+	}))
+	s.Register(e)
 	return e
+}
+
+// IPExtractor is how the API reads a request's client address: the
+// connection's, or behind a trusted proxy the client's address it forwards;
+// otherwise headers such as X-Forwarded-For are the client's to forge. The
+// router the API is registered on must use it, so the per-address limits
+// count clients rather than proxies.
+func (s *Server) IPExtractor() echo.IPExtractor { return clientIP(s.trusted) }
+
+// Register adds the API's routes to e: /healthz and everything under
+// /api/v1, each behind the per-address limit and, with a game code in its
+// path, the check that the code could be one. The router's error handler
+// must send errors on those paths to HandleError.
+func (s *Server) Register(e *echo.Echo) {
+	e.GET("/healthz", s.healthz, s.limitAddress)
+	// The middleware is each route's own: a group's would also answer every
+	// unknown path under it, turning a wrong method's 405 into 404.
+	g := e.Group("/api/v1")
+	add := func(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.limitAddress, checkGameID}, m...)...)
+	}
+	add(http.MethodGet, "/me", s.me, s.withAccount)
+	add(http.MethodPost, "/games", s.create, s.maybeAccount)
+	add(http.MethodGet, "/games", s.list)
+	add(http.MethodGet, "/games/:id", s.get)
+	add(http.MethodPost, "/games/:id/join", s.join, s.maybeAccount)
+	add(http.MethodPost, "/games/:id/start", s.start, s.seated)
+	add(http.MethodPost, "/games/:id/leave", s.leave, s.seated)
+	add(http.MethodPost, "/games/:id/end", s.end, s.seated)
+	add(http.MethodPost, "/games/:id/seats/:seat/bot", s.handToBot, s.seated)
+	add(http.MethodGet, "/games/:id/seats", s.seats)
+	add(http.MethodGet, "/games/:id/view", s.view, s.maybeSeated)
+	add(http.MethodGet, "/games/:id/log", s.gameLog, s.maybeSeated)
+	add(http.MethodGet, "/games/:id/record", s.record)
+	add(http.MethodPost, "/games/:id/play", s.act(engine.ActPlay), s.seated)
+	add(http.MethodPost, "/games/:id/call", s.act(engine.ActCall), s.seated)
+	add(http.MethodPost, "/games/:id/pass", s.act(engine.ActPass), s.seated)
+	add(http.MethodPost, "/games/:id/give", s.act(engine.ActGive), s.seated)
+	add(http.MethodGet, "/games/:id/events", s.events, s.maybeSeated)
+}
+
+// Serves reports whether a path is the API's: its errors are JSON.
+func Serves(path string) bool {
+	return path == "/healthz" || path == "/api" || strings.HasPrefix(path, "/api/")
 }
 
 // openStream counts an event stream opened from the client address ip,

@@ -77,6 +77,10 @@ type Manager struct {
 	finished *finished
 	// open counts the tables waiting for players (see holdOpen).
 	open openCaps
+	// rematches links a finished game to the one its players opened next
+	// (see rematch.go).
+	rematchMu sync.Mutex
+	rematches map[string]string
 }
 
 // New loads the open games and rebuilds every live one from its log,

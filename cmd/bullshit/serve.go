@@ -11,13 +11,18 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"bullshit/api"
 	"bullshit/api/push"
 	"bullshit/live"
 	"bullshit/players"
+	router "bullshit/server"
 	"bullshit/store"
+	"bullshit/web"
 )
 
 func init() {
@@ -81,14 +86,34 @@ func serve(ctx context.Context, args []string) error {
 
 	// The tables and the streams outlive the signal: they are stopped in
 	// order below, after the requests in flight have had their answers.
-	hub := push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
-	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopRun()
 	var clock live.Clock = live.RealClock{}
 	if *speed != 1 {
 		clock = scaledClock{speed: *speed}
 		logger.Warn("the tables' clocks run fast", "speed", *speed)
 	}
+	// The pages render each seat's frames for the browsers' streams, once
+	// per change however many tabs follow the seat; the API's stay JSON.
+	// The pages read the tables, which publish as they load, so the hub is
+	// made first and renders nothing until the pages exist (no browser can
+	// be listening before the server is).
+	var pages atomic.Pointer[web.Handler]
+	html := push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
+		if p := pages.Load(); p != nil {
+			return p.FrameEvent(f, clock.Now())
+		}
+		return push.Event{}, false, nil
+	})
+	hub := push.New(push.Config{Logger: logger,
+		Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder, web.FormatHTML: html},
+		Lobby: func(ctx context.Context) (push.Event, error) {
+			if p := pages.Load(); p != nil {
+				return p.LobbyEvent(ctx)
+			}
+			return push.Event{}, errors.New("the pages are not up yet")
+		},
+	})
+	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopRun()
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("starting the tables: %w", err)
@@ -98,8 +123,21 @@ func serve(ctx context.Context, args []string) error {
 		_ = mgr.Close(context.Background())
 		return err
 	}
+	pages.Store(web.New(web.Config{Games: mgr, Logger: logger, Now: clock.Now,
+		Stream: func(c echo.Context, game string, seat int) error {
+			read := func() (live.Frame, error) { return mgr.Frame(c.Request().Context(), game, seat) }
+			f, err := read()
+			if err != nil {
+				return err
+			}
+			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
+		},
+		LobbyStream: hub.ServeLobby,
+	}))
+	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts})
+	handler := router.New(router.Config{API: apiServer, Web: pages.Load(), Logger: logger})
 	hs := &http.Server{
-		Handler:           api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts}),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
