@@ -3,7 +3,7 @@ GO ?= go
 DATA ?= data
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test lint generate check-generated bench report loadtest fuzz
+.PHONY: run test lint generate check-generated bench report loadtest fuzz screenshots
 
 run:
 	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
@@ -45,3 +45,9 @@ TABLES ?= 1000
 DURATION ?= 60s
 loadtest:
 	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION)
+
+# Plays the pages in headless Chromium and writes screenshots of the lobby,
+# the waiting room, the table, a reveal, a hand-over and the result sheet, at
+# 390x844 and 1280x800, to docs/screens (make test never writes them).
+screenshots:
+	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots' -v ./web/browser

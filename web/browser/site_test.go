@@ -1,0 +1,114 @@
+package browser
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"bullshit/api"
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/store"
+)
+
+// site is the whole server running in the test, as `bullshit serve` runs it:
+// SQLite in a temp folder, the real tables on a sped-up clock, the event
+// streams, and the one router serving pages and the API, on a loopback port.
+type site struct {
+	t     *testing.T
+	base  string // http://127.0.0.1:port
+	mgr   *live.Manager
+	clock live.ScaledClock
+}
+
+// The speeds the tests run the tables' clocks at. A fast game plays its bots'
+// think times and windows so quickly that a whole game takes seconds; a
+// person's game leaves a browser time to read and click within a window.
+const (
+	fastSpeed   = 20
+	personSpeed = 4
+)
+
+// newSite starts the server; it stops at the end of the test.
+func newSite(t *testing.T, speed float64) *site {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "bullshit.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	s := &site{t: t, clock: live.ScaledClock{Speed: speed}}
+	hub := api.NewHub(api.HubConfig{Logger: logger})
+	runCtx, stop := context.WithCancel(ctx)
+	s.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: s.clock, Logger: logger})
+	if err != nil {
+		stop()
+		st.Close()
+		t.Fatal(err)
+	}
+	handler := api.New(api.Config{Games: s.mgr, Hub: hub, Logger: logger,
+		PerAddress: api.Rate{PerSecond: 1e6, Burst: 1e6}, PerToken: api.Rate{PerSecond: 1e6, Burst: 1e6}})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.base = "http://" + ln.Addr().String()
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	var wg sync.WaitGroup
+	wg.Go(func() { hub.Run(runCtx) })
+	wg.Go(func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			t.Errorf("serving: %v", err)
+		}
+	})
+	t.Cleanup(func() {
+		stop() // ends the streams, so the shutdown below doesn't wait for them
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(sctx); err != nil {
+			_ = hs.Close()
+		}
+		wg.Wait()
+		if err := s.mgr.Close(sctx); err != nil {
+			t.Errorf("closing the tables: %v", err)
+		}
+		st.Close()
+	})
+	return s
+}
+
+// view is a seat's view of a game as the server holds it: what the test
+// compares the pages with, and where it learns a seat's cards.
+func (s *site) view(id string, seat int) engine.View {
+	s.t.Helper()
+	v, err := s.mgr.View(context.Background(), id, seat)
+	if err != nil {
+		s.t.Fatalf("reading seat %d's view of %s: %v", seat, id, err)
+	}
+	return v
+}
+
+// summary is the game as the lobby sees it.
+func (s *site) summary(id string) live.Summary {
+	s.t.Helper()
+	g, err := s.mgr.Get(context.Background(), id)
+	if err != nil {
+		s.t.Fatalf("reading game %s: %v", id, err)
+	}
+	return g
+}
+
+// testWriter sends the server's log to the test's.
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Logf("server: %s", p)
+	return len(p), nil
+}
