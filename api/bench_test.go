@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/store"
@@ -26,7 +27,7 @@ func BenchmarkActionToEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	hub := api.NewHub(api.HubConfig{})
+	hub := push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
 	runCtx, stop := context.WithCancel(ctx)
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub})
 	if err != nil {

@@ -205,14 +205,18 @@ func (s *Server) events(c echo.Context) error {
 		if c.Request().Header.Get("Last-Event-ID") == strconv.Itoa(v.Version) {
 			return c.NoContent(http.StatusNoContent)
 		}
-		return serveOnce(c, v)
+		return s.hub.Serve(c, id, seat, FormatJSON, live.Frame{Seat: seat, View: &v, Final: true}, nil)
+	}
+	f, err := s.games.Frame(ctx, id, seat)
+	if err != nil {
+		return err
 	}
 	done, err := s.openStream(c.RealIP())
 	if err != nil {
 		return err
 	}
 	defer done()
-	return s.hub.serve(c, id, seat, v, func() (engine.View, error) { return s.games.View(ctx, id, seat) })
+	return s.hub.Serve(c, id, seat, FormatJSON, f, func() (live.Frame, error) { return s.games.Frame(ctx, id, seat) })
 }
 
 // gameID is the game's code from the path. Codes are lowercase, but a person

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/store"
@@ -26,7 +27,7 @@ type world struct {
 	t     *testing.T
 	clock *live.FakeClock
 	mgr   *live.Manager
-	hub   *api.Hub
+	hub   *push.Hub
 	srv   *httptest.Server
 	http  *http.Client // checks every answer against openapi.yaml
 }
@@ -47,7 +48,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), hub: api.NewHub(api.HubConfig{})}
+	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), hub: push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})}
 	runCtx, stop := context.WithCancel(ctx)
 	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
 )
@@ -31,12 +32,13 @@ type Games interface {
 	Act(ctx context.Context, id string, a engine.Action) (engine.View, error)
 	Log(ctx context.Context, id string, seat int) ([]engine.Event, error)
 	Seats(ctx context.Context, id string) ([]live.SeatInfo, error)
+	Frame(ctx context.Context, id string, seat int) (live.Frame, error)
 }
 
 // Config configures a Server. Zero fields take the defaults.
 type Config struct {
 	Games  Games
-	Hub    *Hub
+	Hub    *push.Hub
 	Logger *slog.Logger
 	// PerAddress and PerToken limit how fast one client address, and one
 	// seat's token, may make requests.
@@ -67,7 +69,7 @@ const DefaultStreamsPerAddress = 32
 // Server is the HTTP API.
 type Server struct {
 	games  Games
-	hub    *Hub
+	hub    *push.Hub
 	log    *slog.Logger
 	byAddr *limiter
 	byTok  *limiter

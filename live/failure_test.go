@@ -226,7 +226,7 @@ type stuck struct {
 	calls   atomic.Int64
 }
 
-func (s *stuck) Publish(string, int, engine.View) {
+func (s *stuck) Publish(string, Frame) {
 	s.calls.Add(1)
 	<-s.release
 }

@@ -1,6 +1,10 @@
 package live
 
-import "bullshit/engine"
+import (
+	"context"
+
+	"bullshit/engine"
+)
 
 // Frame is one seat's whole screen at one moment: the table as anyone may
 // see it (seats, names, away and covered marks, the host, the status) and,
@@ -19,4 +23,34 @@ type Frame struct {
 	View *engine.View
 	// Final is the game's last frame: its streams close after it.
 	Final bool
+}
+
+// Frame is seat's frame of game id now; engine.Spectator's for anyone. A
+// game that is over gets its final frame, rebuilt from the store.
+func (m *Manager) Frame(ctx context.Context, id string, seat int) (Frame, error) {
+	var f Frame
+	running, err := m.do(ctx, id, asSeat(ctx, seat, func(t *table) error {
+		if seat != engine.Spectator && (seat < 0 || seat >= len(t.seats)) {
+			return errNoSeat
+		}
+		f = t.frame(t.snap.Load().summary, seat)
+		return nil
+	}))
+	if running {
+		return f, err
+	}
+	sum, err := m.Get(ctx, id)
+	if err != nil {
+		return Frame{}, err
+	}
+	f = Frame{Game: sum, Seat: seat, Final: true}
+	if !sum.StartedAt.IsZero() {
+		s, err := m.replayed(ctx, id)
+		if err != nil {
+			return Frame{}, err
+		}
+		v := s.View(seat)
+		f.View, f.Revision = &v, v.Version
+	}
+	return f, nil
 }

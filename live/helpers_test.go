@@ -157,25 +157,31 @@ func (f *fixture) playOut(id string, limit time.Duration) {
 	}
 }
 
-// recorder is a Publisher that keeps the latest view of every seat.
+// recorder is a Publisher that keeps the latest frame and view of every seat.
 type recorder struct {
 	mu     sync.Mutex
+	frames map[string]map[int]Frame
 	views  map[string]map[int]engine.View
 	calls  map[string]int
 	closed map[string]int
 }
 
 func newRecorder() *recorder {
-	return &recorder{views: map[string]map[int]engine.View{}, calls: map[string]int{}, closed: map[string]int{}}
+	return &recorder{frames: map[string]map[int]Frame{}, views: map[string]map[int]engine.View{},
+		calls: map[string]int{}, closed: map[string]int{}}
 }
 
-func (r *recorder) Publish(game string, seat int, v engine.View) {
+func (r *recorder) Publish(game string, f Frame) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.views[game] == nil {
+	if r.frames[game] == nil {
+		r.frames[game] = map[int]Frame{}
 		r.views[game] = map[int]engine.View{}
 	}
-	r.views[game][seat] = v
+	r.frames[game][f.Seat] = f
+	if f.View != nil {
+		r.views[game][f.Seat] = *f.View
+	}
 	r.calls[game]++
 }
 

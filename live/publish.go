@@ -3,22 +3,20 @@ package live
 import (
 	"sync"
 	"time"
-
-	"bullshit/engine"
 )
 
-// batch is every seat's view (and the spectator's) after a change.
+// batch is every seat's frame (and the spectator's) after a change.
 type batch struct {
-	views []engine.View
+	frames []Frame
 	// at is when the change was accepted, to time the publishing.
 	at time.Time
 	// final closes the game's streams after its views.
 	final bool
 }
 
-// outbox hands a table's views to the Publisher from a goroutine of its own,
+// outbox hands a table's frames to the Publisher from a goroutine of its own,
 // so a Publisher that blocks delays only the pushes of that table, never its
-// play. It keeps only the newest batch: each view is whole, so a newer one
+// play. It keeps only the newest batch: each frame is whole, so a newer one
 // replaces one not yet sent.
 type outbox struct {
 	pub   Publisher
@@ -59,8 +57,8 @@ func (o *outbox) run() {
 			continue
 		}
 		o.timed.record(o.clock.Now().Sub(b.at))
-		for _, v := range b.views {
-			o.pub.Publish(o.game, v.Seat, v)
+		for _, f := range b.frames {
+			o.pub.Publish(o.game, f)
 		}
 		if b.final {
 			o.pub.Close(o.game)

@@ -102,8 +102,10 @@ type table struct {
 	changed   bool
 	changedAt time.Time
 	reseat    bool
-	// sentFinal: the final views are out; nothing is published after them.
+	// sentFinal: the final frames are out; nothing is published after them.
 	sentFinal bool
+	// revision counts the frames published (see Frame.Revision).
+	revision int
 	// unsavedSeats are seats whose last change the store refused.
 	unsavedSeats map[int]bool
 }
@@ -116,6 +118,9 @@ func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
 	if m.pub != nil {
 		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish)
 	}
+	// The first settle publishes the table as it is: the waiting room, or
+	// the game rebuilt after a restart.
+	t.reseat = true
 	t.refresh()
 	return t
 }
@@ -248,8 +253,6 @@ func (t *table) settle() {
 	}
 	if t.changed || t.reseat || t.over {
 		t.refresh()
-	}
-	if t.changed || t.over {
 		t.publish(t.over)
 		t.changed = false
 	}
@@ -486,26 +489,35 @@ func (t *table) finish() {
 	t.results = places
 }
 
-// publish hands every seat's view and the spectator's to the Publisher;
+// publish hands every seat's frame and the spectator's to the Publisher;
 // final closes the game's streams after them.
 func (t *table) publish(final bool) {
 	t.sentFinal = final
+	t.revision++
 	if t.out == nil {
 		return
 	}
 	b := &batch{at: t.changedAt, final: final}
-	if b.at.IsZero() {
+	if !t.changed || b.at.IsZero() {
 		b.at = t.m.clock.Now()
 	}
-	if t.state != nil {
-		n := t.state.Seats()
-		b.views = make([]engine.View, 0, n+1)
-		for seat := range n {
-			b.views = append(b.views, t.state.View(seat))
-		}
-		b.views = append(b.views, t.state.View(engine.Spectator))
+	sum := t.snap.Load().summary
+	b.frames = make([]Frame, 0, len(sum.Seats)+1)
+	for seat := range sum.Seats {
+		b.frames = append(b.frames, t.frame(sum, seat))
 	}
+	b.frames = append(b.frames, t.frame(sum, engine.Spectator))
 	t.out.put(b)
+}
+
+// frame is seat's frame now, with sum the table's current summary.
+func (t *table) frame(sum Summary, seat int) Frame {
+	f := Frame{Revision: t.revision, Game: sum, Seat: seat, Final: t.sentFinal}
+	if t.state != nil {
+		v := t.state.View(seat)
+		f.View = &v
+	}
+	return f
 }
 
 // refresh updates what readers off the goroutine see.

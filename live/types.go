@@ -110,11 +110,13 @@ type Joined struct {
 	Token string  `json:"token"`
 }
 
-// Publisher receives every seat's new view after each change of a table, and
-// is told when a game's streams can be closed. It must not block: the table's
-// goroutine calls it.
+// Publisher receives every seat's new frame (and the spectator's) after each
+// change of a table, the waiting room's included, and is told when a game's
+// streams can be closed. Each table calls it from a goroutine of its own (its
+// outbox), never from the table's: a Publisher that blocks delays only that
+// table's pushes, never its play.
 type Publisher interface {
-	Publish(game string, seat int, v engine.View)
+	Publish(game string, f Frame)
 	Close(game string)
 }
 

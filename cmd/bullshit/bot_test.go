@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/push"
 	"bullshit/live"
 	"bullshit/store"
 )
@@ -28,7 +29,7 @@ func TestBotCommand(t *testing.T) {
 	}
 	defer st.Close()
 	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	hub := api.NewHub(api.HubConfig{})
+	hub := push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
 	runCtx, stop := context.WithCancel(ctx)
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock})
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/push"
 	"bullshit/live"
 	"bullshit/store"
 )
@@ -61,7 +62,7 @@ func serve(ctx context.Context, args []string) error {
 
 	// The tables and the streams outlive the signal: they are stopped in
 	// order below, after the requests in flight have had their answers.
-	hub := api.NewHub(api.HubConfig{Logger: logger})
+	hub := push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
 	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopRun()
 	var clock live.Clock = live.RealClock{}

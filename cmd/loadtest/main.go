@@ -64,7 +64,7 @@ type counter struct {
 	kick   chan struct{}
 }
 
-func (c *counter) Publish(string, int, engine.View) { c.views.Add(1) }
+func (c *counter) Publish(string, live.Frame) { c.views.Add(1) }
 
 func (c *counter) Close(game string) {
 	c.mu.Lock()

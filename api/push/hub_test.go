@@ -1,4 +1,4 @@
-package api
+package push
 
 import (
 	"bufio"
@@ -19,7 +19,28 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
+	"bullshit/live"
 )
+
+// viewJSON is the API's encoding, as the tests of the Hub need one: the
+// view as JSON, its id and key the view's version.
+var viewJSON = EncoderFunc(func(f live.Frame, _ time.Time) (Event, bool, error) {
+	if f.View == nil {
+		return Event{}, false, nil
+	}
+	data, err := json.Marshal(f.View)
+	return Event{ID: strconv.Itoa(f.View.Version), Key: f.View.Version, Data: data}, err == nil, err
+})
+
+func withJSON(cfg Config) Config {
+	if cfg.Formats == nil {
+		cfg.Formats = map[string]Encoder{"json": viewJSON}
+	}
+	return cfg
+}
+
+// frame is a started game's frame for the view's seat.
+func frame(v engine.View) live.Frame { return live.Frame{Seat: v.Seat, View: &v, Revision: v.Version} }
 
 // hubHarness serves a Hub's streams at /s/:game/:seat, each subscriber
 // starting from the view the test set as current.
@@ -30,16 +51,16 @@ type hubHarness struct {
 	cur map[int]engine.View
 }
 
-func newHubHarness(t *testing.T, cfg HubConfig) *hubHarness {
+func newHubHarness(t *testing.T, cfg Config) *hubHarness {
 	t.Helper()
-	h := &hubHarness{hub: NewHub(cfg), cur: make(map[int]engine.View)}
+	h := &hubHarness{hub: New(withJSON(cfg)), cur: make(map[int]engine.View)}
 	e := echo.New()
 	e.GET("/s/:game/:seat", func(c echo.Context) error {
 		seat, _ := strconv.Atoi(c.Param("seat"))
 		h.mu.Lock()
 		v := h.cur[seat]
 		h.mu.Unlock()
-		return h.hub.serve(c, c.Param("game"), seat, v, nil)
+		return h.hub.Serve(c, c.Param("game"), seat, "json", frame(v), nil)
 	})
 	h.srv = httptest.NewServer(e)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -62,7 +83,7 @@ func (h *hubHarness) publish(game string, v engine.View) {
 	h.mu.Lock()
 	h.cur[v.Seat] = v
 	h.mu.Unlock()
-	h.hub.Publish(game, v.Seat, v)
+	h.hub.Publish(game, frame(v))
 }
 
 // sseEvent is one event read from a stream.
@@ -150,7 +171,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestHubSendsCurrentViewThenNewer(t *testing.T) {
-	h := newHubHarness(t, HubConfig{})
+	h := newHubHarness(t, Config{})
 	h.publish("g1", engine.View{Version: 5, Seat: 1}) // nobody is watching: dropped
 	h.mu.Lock()
 	h.cur[1] = engine.View{Version: 7, Seat: 1, Doubt: "current"}
@@ -187,7 +208,7 @@ func TestHubSendsCurrentViewThenNewer(t *testing.T) {
 }
 
 func TestHubCloseEndsStreamsAfterTheFinalView(t *testing.T) {
-	h := newHubHarness(t, HubConfig{})
+	h := newHubHarness(t, Config{})
 	h.mu.Lock()
 	h.cur[0] = engine.View{Version: 3, Seat: 0}
 	h.cur[engine.Spectator] = engine.View{Version: 3, Seat: engine.Spectator}
@@ -272,7 +293,7 @@ func TestHubStalledClientCannotStallOthers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHubHarness(t, HubConfig{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond})
+			h := newHubHarness(t, Config{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond})
 			h.mu.Lock()
 			h.cur[0] = engine.View{Version: 0, Seat: 0}
 			h.cur[engine.Spectator] = engine.View{Version: 0, Seat: engine.Spectator}
@@ -295,7 +316,7 @@ func TestHubStalledClientCannotStallOthers(t *testing.T) {
 // TestHubDropsStalledClient checks a client that stops reading but stays
 // connected is dropped once a write to it times out.
 func TestHubDropsStalledClient(t *testing.T) {
-	h := newHubHarness(t, HubConfig{WriteTimeout: 200 * time.Millisecond, Retry: 10 * time.Millisecond})
+	h := newHubHarness(t, Config{WriteTimeout: 200 * time.Millisecond, Retry: 10 * time.Millisecond})
 	stall(t, h, "/s/g6/0")
 	waitFor(t, "the stalled client to subscribe", func() bool { return h.hub.Subscribers() == 1 })
 	flood(h, "g6", 1000)
@@ -303,7 +324,7 @@ func TestHubDropsStalledClient(t *testing.T) {
 }
 
 func TestHubPings(t *testing.T) {
-	h := newHubHarness(t, HubConfig{Ping: 10 * time.Millisecond})
+	h := newHubHarness(t, Config{Ping: 10 * time.Millisecond})
 	resp, err := http.Get(h.srv.URL + "/s/g4/0")
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +342,7 @@ func TestHubPings(t *testing.T) {
 // TestHubNoGoroutineLeak connects and drops many subscribers, ends the game
 // with others still connected, and checks every goroutine is gone.
 func TestHubNoGoroutineLeak(t *testing.T) {
-	h := newHubHarness(t, HubConfig{})
+	h := newHubHarness(t, Config{})
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 	for round := range 5 {
@@ -362,9 +383,9 @@ func TestHubNoGoroutineLeak(t *testing.T) {
 }
 
 func TestHubRunEndsSubscribers(t *testing.T) {
-	hub := NewHub(HubConfig{})
+	hub := New(withJSON(Config{}))
 	e := echo.New()
-	e.GET("/s", func(c echo.Context) error { return hub.serve(c, "g5", 0, engine.View{Version: 1}, nil) })
+	e.GET("/s", func(c echo.Context) error { return hub.Serve(c, "g5", 0, "json", frame(engine.View{Version: 1}), nil) })
 	srv := httptest.NewServer(e)
 	defer srv.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -382,7 +403,7 @@ func TestHubRunEndsSubscribers(t *testing.T) {
 	if n := hub.Subscribers(); n != 0 {
 		t.Errorf("after Run ended %d subscribers are left, want 0", n)
 	}
-	if _, err := hub.attach("g5", 0, engine.View{}); err != errShuttingDown {
+	if _, err := hub.attach("g5", 0, "json", Event{}, false); err != errShuttingDown {
 		t.Errorf("attaching after Run ended = %v, want %v", err, errShuttingDown)
 	}
 }
@@ -391,12 +412,12 @@ func TestHubRunEndsSubscribers(t *testing.T) {
 // stream existing reaches no stream: serve reads it again after attaching,
 // so the subscriber starts from the newer one.
 func TestHubSendsAViewThatChangedWhileConnecting(t *testing.T) {
-	hub := NewHub(HubConfig{})
+	hub := New(withJSON(Config{}))
 	e := echo.New()
 	e.GET("/s", func(c echo.Context) error {
 		old := engine.View{Version: 4}
-		hub.Publish("g6", 0, engine.View{Version: 5}) // the table moves on: no stream yet
-		return hub.serve(c, "g6", 0, old, func() (engine.View, error) { return engine.View{Version: 5}, nil })
+		hub.Publish("g6", frame(engine.View{Version: 5})) // the table moves on: no stream yet
+		return hub.Serve(c, "g6", 0, "json", frame(old), func() (live.Frame, error) { return frame(engine.View{Version: 5}), nil })
 	})
 	srv := httptest.NewServer(e)
 	defer srv.Close()

@@ -1,0 +1,227 @@
+package push
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// rawEvent is an event as a browser's EventSource reads it.
+type rawEvent struct {
+	name, id, data, retry string
+}
+
+// subscribeRaw opens a stream and returns its events, data lines joined by
+// newlines as EventSource joins them; the channel closes when the stream ends.
+func subscribeRaw(t *testing.T, ctx context.Context, url string) <-chan rawEvent {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s, want 200", url, resp.Status)
+	}
+	out := make(chan rawEvent, 64)
+	go func() {
+		defer close(out)
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		var ev rawEvent
+		var data []string
+		for sc.Scan() {
+			line := sc.Text()
+			field, value, _ := strings.Cut(line, ": ")
+			switch field {
+			case "":
+				if len(data) > 0 {
+					ev.data = strings.Join(data, "\n")
+					out <- ev
+				}
+				ev, data = rawEvent{}, nil
+			case "event":
+				ev.name = value
+			case "id":
+				ev.id = value
+			case "retry":
+				ev.retry = value
+			case "data":
+				data = append(data, value)
+			}
+		}
+	}()
+	return out
+}
+
+func nextRaw(t *testing.T, events <-chan rawEvent) rawEvent {
+	t.Helper()
+	select {
+	case e, ok := <-events:
+		if !ok {
+			t.Fatal("the stream ended, want another event")
+		}
+		return e
+	case <-time.After(10 * time.Second):
+		t.Fatal("no event within 10 s")
+	}
+	return rawEvent{}
+}
+
+// pageFormat renders a frame as several lines of markup, counting its calls.
+type pageFormat struct{ calls atomic.Int64 }
+
+func (p *pageFormat) Encode(f live.Frame, _ time.Time) (Event, bool, error) {
+	p.calls.Add(1)
+	data := "<div id=\"a\" hx-swap-oob=\"true\">seat " + strconv.Itoa(f.Seat) + "</div>\r\n" +
+		"<div id=\"b\" hx-swap-oob=\"true\">revision " + strconv.Itoa(f.Revision) + "</div>"
+	return Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: []byte(data)}, true, nil
+}
+
+// formatServer serves a Hub's streams at /s/:game/:seat/:format, each
+// starting from the frame the test set as current, and the lobby at /lobby.
+func formatServer(t *testing.T, hub *Hub, current func(seat int) live.Frame) string {
+	t.Helper()
+	e := echo.New()
+	e.GET("/s/:game/:seat/:format", func(c echo.Context) error {
+		seat, _ := strconv.Atoi(c.Param("seat"))
+		return hub.Serve(c, c.Param("game"), seat, c.Param("format"), current(seat), nil)
+	})
+	e.GET("/lobby", hub.ServeLobby)
+	srv := httptest.NewServer(e)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hub.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		srv.Close()
+	})
+	return srv.URL
+}
+
+// TestHubEncodesOncePerSeatPerChange follows one seat from three browser tabs
+// and a program: each change is rendered once per format, and every tab gets
+// the same multi-line event, its lines intact.
+func TestHubEncodesOncePerSeatPerChange(t *testing.T) {
+	page := &pageFormat{}
+	hub := New(Config{Formats: map[string]Encoder{"json": viewJSON, "page": page}})
+	started := live.Frame{Revision: 1, Seat: 0, View: &engine.View{Version: 1}}
+	url := formatServer(t, hub, func(int) live.Frame { return started })
+
+	var tabs []<-chan rawEvent
+	for range 3 {
+		tab := subscribeRaw(t, t.Context(), url+"/s/g1/0/page")
+		nextRaw(t, tab)
+		tabs = append(tabs, tab)
+	}
+	program := subscribeRaw(t, t.Context(), url+"/s/g1/0/json")
+	nextRaw(t, program)
+	waitFor(t, "four subscribers", func() bool { return hub.Subscribers() == 4 })
+
+	before := page.calls.Load()
+	hub.Publish("g1", live.Frame{Revision: 2, Seat: 0, View: &engine.View{Version: 2}})
+	if got := page.calls.Load() - before; got != 1 {
+		t.Errorf("got %d renders of one change for three tabs, want 1", got)
+	}
+	want := "<div id=\"a\" hx-swap-oob=\"true\">seat 0</div>\n<div id=\"b\" hx-swap-oob=\"true\">revision 2</div>"
+	for i, tab := range tabs {
+		got := nextRaw(t, tab)
+		if got.name != "frame" || got.id != "2" || got.data != want {
+			t.Errorf("tab %d: got event %q id %q data %q, want frame 2 with %q", i, got.name, got.id, got.data, want)
+		}
+	}
+	if got := nextRaw(t, program); got.name != "" || got.id != "2" || !strings.HasPrefix(got.data, "{") {
+		t.Errorf("program: got event %q id %q data %q, want the view as JSON, version 2", got.name, got.id, got.data)
+	}
+
+	// A change the view doesn't see (someone marked away) moves the page on,
+	// but is not sent to the program again.
+	hub.Publish("g1", live.Frame{Revision: 3, Seat: 0, View: &engine.View{Version: 2}})
+	if got := nextRaw(t, tabs[0]); got.id != "3" {
+		t.Errorf("tab: got event %q after an away mark, want 3", got.id)
+	}
+	hub.Publish("g1", live.Frame{Revision: 4, Seat: 0, View: &engine.View{Version: 3}})
+	if got := nextRaw(t, program); got.id != "3" {
+		t.Errorf("program: got event %q, want version 3 next, with nothing between", got.id)
+	}
+}
+
+// TestHubEndsWaitingRoomStreamsAtTheStart: the start numbers the seats afresh,
+// so a stream opened for seat 2 in the waiting room must never be sent the
+// new seat 2's cards. It is ended instead, told to reconnect soon.
+func TestHubEndsWaitingRoomStreamsAtTheStart(t *testing.T) {
+	page := &pageFormat{}
+	hub := New(Config{Formats: map[string]Encoder{"page": page}})
+	waiting := live.Frame{Revision: 1, Seat: 2, Game: live.Summary{Status: live.StatusOpen}}
+	url := formatServer(t, hub, func(int) live.Frame { return waiting })
+	tab := subscribeRaw(t, t.Context(), url+"/s/g2/2/page")
+	if got := nextRaw(t, tab); got.retry == "" {
+		t.Errorf("got a waiting-room event with no retry field, want one so the browser reconnects soon")
+	}
+	waitFor(t, "the subscriber", func() bool { return hub.Subscribers() == 1 })
+
+	hub.Publish("g2", live.Frame{Revision: 2, Seat: 2, Game: live.Summary{Status: live.StatusOpen}})
+	if got := nextRaw(t, tab); got.id != "2" {
+		t.Errorf("got event %q for a join, want 2", got.id)
+	}
+	hub.Publish("g2", live.Frame{Revision: 3, Seat: 2, Game: live.Summary{Status: live.StatusLive},
+		View: &engine.View{Version: 1, Seat: 2, Hand: []engine.Card{1, 2, 3}}})
+	for e := range tab {
+		t.Errorf("got event %q after the start, want the stream ended before it", e.id)
+	}
+	waitFor(t, "no subscribers", func() bool { return hub.Subscribers() == 0 })
+}
+
+// TestHubLobby renders the lobby once a second at most, only when a table
+// opens, fills, starts or ends, and sends it to every lobby stream.
+func TestHubLobby(t *testing.T) {
+	var renders atomic.Int64
+	hub := New(Config{LobbyEvery: 10 * time.Millisecond, Lobby: func(context.Context) (Event, error) {
+		n := renders.Add(1)
+		return Event{Name: "lobby", Data: []byte("render " + strconv.FormatInt(n, 10))}, nil
+	}})
+	url := formatServer(t, hub, nil)
+	a := subscribeRaw(t, t.Context(), url+"/lobby")
+	b := subscribeRaw(t, t.Context(), url+"/lobby")
+	nextRaw(t, a)
+	nextRaw(t, b)
+	waitFor(t, "two lobby subscribers", func() bool { return hub.Subscribers() == 2 })
+	base := renders.Load()
+
+	open := live.Summary{Status: live.StatusOpen, Seats: []live.SeatInfo{{Kind: live.SeatPerson, Name: "Ada"}, {Kind: live.SeatEmpty}}}
+	hub.Publish("g3", live.Frame{Seat: engine.Spectator, Game: open})
+	for _, tab := range []<-chan rawEvent{a, b} {
+		if got := nextRaw(t, tab); got.name != "lobby" || !strings.HasPrefix(got.data, "render ") {
+			t.Errorf("got %+v, want a lobby render", got)
+		}
+	}
+	if got := renders.Load() - base; got != 1 {
+		t.Errorf("got %d renders for a new table and two streams, want 1", got)
+	}
+	// Plays alone don't show in the lobby: nothing is rendered.
+	playing := open
+	playing.Plays = 12
+	hub.Publish("g3", live.Frame{Seat: engine.Spectator, Game: playing})
+	hub.sendLobby(t.Context())
+	if got := renders.Load() - base; got != 1 {
+		t.Errorf("got %d renders after a play, want still 1", got)
+	}
+}

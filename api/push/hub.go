@@ -1,0 +1,560 @@
+// Package push sends each seat's frames to the clients following it, as
+// server-sent events, in the format each client asked for: the API's JSON
+// views for programs, rendered HTML fragments for browsers.
+package push
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+	"github.com/r3labs/sse/v2"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// Event is one server-sent event as an Encoder makes it.
+type Event struct {
+	// Name is the event's type ("" for the default, message).
+	Name string
+	// ID is the event's id.
+	ID string
+	// Key orders a stream's events: one is sent only if its key is higher
+	// than the last one sent (a view's version, a frame's revision).
+	Key  int
+	Data []byte
+}
+
+// Encoder renders a frame as one event for one kind of client. ok is false
+// when the frame has nothing for that kind of client (a JSON stream has no
+// view before the start).
+type Encoder interface {
+	Encode(f live.Frame, now time.Time) (ev Event, ok bool, err error)
+}
+
+// EncoderFunc is a func that is an Encoder.
+type EncoderFunc func(f live.Frame, now time.Time) (Event, bool, error)
+
+// Encode calls fn.
+func (fn EncoderFunc) Encode(f live.Frame, now time.Time) (Event, bool, error) { return fn(f, now) }
+
+// Config configures a Hub. Zero fields take the defaults.
+type Config struct {
+	Logger *slog.Logger
+	// Formats are the encoders by format name; a stream asks for one.
+	Formats map[string]Encoder
+	// Lobby renders the lobby's lists, sent to every lobby stream after a
+	// table opens, fills, starts or ends. Nil: no lobby streams.
+	Lobby func(ctx context.Context) (Event, error)
+	// LobbyEvery is the least time between two lobby renders.
+	LobbyEvery time.Duration
+	// Ping is how often an idle stream gets a comment, so proxies keep it
+	// open and a vanished client is noticed.
+	Ping time.Duration
+	// WriteTimeout is how long one write to a subscriber may take before it
+	// is dropped: a client that stops reading cannot hold a stream forever.
+	WriteTimeout time.Duration
+	// Retry is how often events that could not be queued are tried again.
+	Retry time.Duration
+}
+
+// Hub sends every seat's frames to the clients watching it. Every connection
+// has an event stream of its own: the library hands an event to a stream's
+// subscribers one after another, so a shared stream would let one client
+// that stops reading hold up the others (every spectator of a game, or a
+// player's other tab). A frame is encoded once per format however many
+// clients follow the seat. It implements live.Publisher: Publish never
+// blocks on a client, so a stalled client can only lose its own events,
+// never hold up its table.
+//
+// It is built on r3labs/sse with its traps avoided: nothing is replayed (a
+// subscriber gets the current frame on connecting instead), streams are
+// created only by the Hub and named by it, never from the request, and a
+// stream is removed only once no subscriber is left on it, since the
+// library's deregistration blocks forever on a removed stream.
+type Hub struct {
+	srv   *sse.Server
+	log   *slog.Logger
+	cfg   Config
+	ctx   context.Context // ends every subscriber when Run ends
+	stop  context.CancelFunc
+	clock func() time.Time
+
+	mu      sync.Mutex
+	streams map[string]*stream            // by stream name
+	watched map[string]map[string]*stream // by seat (watchKey), then stream name
+	nextID  uint64
+	closed  map[string]time.Time // games closed lately, to refuse late subscribers
+	subs    int
+	done    bool
+	// lobbies are the lobby streams; lobbyDirty says the lists changed
+	// since they were last rendered; tables is what the lobby last knew of
+	// each table, to tell a change it shows from one it doesn't.
+	lobbies    map[string]*stream
+	lobbyDirty bool
+	lobbyKey   int
+	tables     map[string]string
+}
+
+// stream is the Hub's record of one connection's stream.
+type stream struct {
+	game   string
+	seat   string // watchKey(game, seat)
+	format string
+	event  Event // the latest event
+	// beforeStart: the stream was opened before the game started. The start
+	// numbers the seats afresh, so its seat may now be someone else's: it
+	// is ended at the start, and the client reconnects as its new seat.
+	beforeStart bool
+	missed      bool // the latest event couldn't be queued: try again
+	closing     bool // the game is over: end every subscriber after its final event
+	marked      bool // the end marker is queued
+	subs        int  // subscribers from attaching until the library lets go
+}
+
+var _ live.Publisher = (*Hub)(nil)
+
+// The Hub's defaults.
+const (
+	DefaultPing         = 15 * time.Second
+	DefaultWriteTimeout = 30 * time.Second
+	DefaultLobbyEvery   = time.Second
+	defaultRetry        = time.Second
+	closedMemory        = time.Minute
+	// streamBuffer is how many events a stream queues before it drops: a
+	// table sends one per change, so only a stalled client fills it.
+	streamBuffer = 32
+	// reconnectMillis is how soon a browser reconnects a stream the Hub
+	// ended (at the start): the library's default is seconds.
+	reconnectMillis = "250"
+)
+
+// New makes a Hub; Run drives its pings, retries and lobby and ends it.
+func New(cfg Config) *Hub {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Ping <= 0 {
+		cfg.Ping = DefaultPing
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.Retry <= 0 {
+		cfg.Retry = defaultRetry
+	}
+	if cfg.LobbyEvery <= 0 {
+		cfg.LobbyEvery = DefaultLobbyEvery
+	}
+	h := &Hub{log: cfg.Logger, cfg: cfg, clock: time.Now,
+		streams: make(map[string]*stream), watched: make(map[string]map[string]*stream),
+		closed: make(map[string]time.Time), lobbies: make(map[string]*stream), tables: make(map[string]string)}
+	h.ctx, h.stop = context.WithCancel(context.Background())
+	srv := sse.New()
+	srv.AutoReplay = false // its log would grow forever; the current frame is sent on connect instead
+	srv.AutoStream = false
+	srv.SplitData = true // HTML fragments span lines
+	srv.BufferSize = streamBuffer
+	srv.Headers = map[string]string{"X-Accel-Buffering": "no"}
+	srv.OnSubscribe = h.subscribed
+	srv.OnUnsubscribe = h.unsubscribed
+	h.srv = srv
+	return h
+}
+
+func watchKey(game string, seat int) string { return game + "/" + strconv.Itoa(seat) }
+
+// Publish encodes a seat's new frame once for each format its clients follow
+// and queues it for each of them.
+func (h *Hub) Publish(game string, f live.Frame) {
+	if f.Seat == engine.Spectator {
+		h.noteTable(game, f.Game)
+	}
+	key := watchKey(game, f.Seat)
+	h.mu.Lock()
+	formats := make(map[string]bool)
+	for _, st := range h.watched[key] {
+		formats[st.format] = true
+	}
+	h.mu.Unlock()
+	if len(formats) == 0 {
+		return
+	}
+	events := make(map[string]Event, len(formats))
+	now := h.clock()
+	for format := range formats {
+		ev, ok, err := h.cfg.Formats[format].Encode(f, now)
+		if err != nil {
+			h.log.Error("encoding a frame", "game", game, "seat", f.Seat, "format", format, "err", err)
+			continue
+		}
+		if ok {
+			events[format] = ev
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for name, st := range h.watched[key] {
+		if st.closing {
+			continue
+		}
+		if st.beforeStart && f.View != nil {
+			h.end(name, st)
+			continue
+		}
+		ev, ok := events[st.format]
+		if !ok || ev.Key <= st.event.Key {
+			continue
+		}
+		st.event = ev
+		h.send(name, st)
+	}
+}
+
+// Close ends a game's streams once each has had its final event.
+func (h *Hub) Close(game string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed[game] = h.clock()
+	for name, st := range h.streams {
+		if st.game != game {
+			continue
+		}
+		h.end(name, st)
+	}
+}
+
+// end ends a stream's subscribers after the event they have. Called with
+// h.mu held.
+func (h *Hub) end(name string, st *stream) {
+	st.closing = true
+	if st.subs == 0 {
+		h.remove(name)
+		return
+	}
+	h.finish(name, st)
+}
+
+// send queues the stream's latest event. Called with h.mu held.
+func (h *Hub) send(name string, st *stream) {
+	if st.event.Data == nil {
+		return
+	}
+	ev := &sse.Event{ID: []byte(st.event.ID), Data: st.event.Data}
+	if st.event.Name != "" {
+		ev.Event = []byte(st.event.Name)
+	}
+	if st.beforeStart {
+		ev.Retry = []byte(reconnectMillis)
+	}
+	st.missed = !h.srv.TryPublish(name, ev)
+}
+
+// finish queues the end marker, after the latest event. An event with
+// neither data nor a comment makes the library end each subscriber's
+// response. Called with h.mu held.
+func (h *Hub) finish(name string, st *stream) {
+	if st.missed {
+		h.send(name, st)
+	}
+	if !st.missed {
+		st.marked = h.srv.TryPublish(name, &sse.Event{})
+	}
+}
+
+// remove drops a stream nobody is subscribed to. Called with h.mu held.
+func (h *Hub) remove(name string) {
+	h.srv.RemoveStream(name)
+	if st := h.streams[name]; st != nil {
+		delete(h.watched[st.seat], name)
+		if len(h.watched[st.seat]) == 0 {
+			delete(h.watched, st.seat)
+		}
+	}
+	delete(h.streams, name)
+	delete(h.lobbies, name)
+}
+
+// subscribed sends a new subscriber the current event.
+func (h *Hub) subscribed(name string, _ *sse.Subscriber) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	st := h.streams[name]
+	if st == nil {
+		return
+	}
+	h.send(name, st)
+	if st.closing {
+		h.finish(name, st)
+	}
+}
+
+// unsubscribed runs once the library has let a subscriber go: only then may
+// its stream be removed.
+func (h *Hub) unsubscribed(name string, _ *sse.Subscriber) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.subs--
+	st := h.streams[name]
+	if st == nil {
+		return
+	}
+	st.subs--
+	if st.subs == 0 {
+		h.remove(name)
+	}
+}
+
+var (
+	errShuttingDown = &live.Error{Code: live.CodeUnavailable, Message: "The server is shutting down: try again in a moment."}
+	errGameClosed   = &live.Error{Code: live.CodeConflict, Message: "The game is over."}
+	errNoFormat     = &live.Error{Code: live.CodeInvalid, Message: "No such stream format."}
+	errNoLobby      = &live.Error{Code: live.CodeNotFound, Message: "There is no lobby stream."}
+)
+
+// attach records a new subscriber with the event it starts from and makes
+// sure its stream exists. With game "" it is a lobby stream.
+func (h *Hub) attach(game string, seat int, format string, ev Event, beforeStart bool) (string, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	switch {
+	case h.done:
+		return "", errShuttingDown
+	case game != "" && !h.closed[game].IsZero():
+		return "", errGameClosed
+	}
+	h.nextID++
+	st := &stream{game: game, format: format, event: ev, beforeStart: beforeStart, subs: 1}
+	var name string
+	if game == "" {
+		name = "lobby/" + strconv.FormatUint(h.nextID, 10)
+		h.lobbies[name] = st
+	} else {
+		st.seat = watchKey(game, seat)
+		name = st.seat + "/" + strconv.FormatUint(h.nextID, 10)
+		if h.watched[st.seat] == nil {
+			h.watched[st.seat] = make(map[string]*stream)
+		}
+		h.watched[st.seat][name] = st
+	}
+	h.streams[name] = st
+	h.subs++
+	h.srv.CreateStream(name)
+	return name, nil
+}
+
+// Serve streams a seat's frames in format until the client goes, the game
+// ends or the Hub stops. f is the frame when the client connected; fresh, if
+// not nil, reads it again once the stream exists, since a change published
+// between the first reading and the attaching reached no stream. A game that
+// is over gets its final frame alone.
+func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live.Frame, fresh func() (live.Frame, error)) error {
+	enc := h.cfg.Formats[format]
+	if enc == nil {
+		return errNoFormat
+	}
+	ev, ok, err := enc.Encode(f, h.clock())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		ev = Event{}
+	}
+	if f.Final {
+		return serveOnce(c, ev)
+	}
+	name, err := h.attach(game, seat, format, ev, f.View == nil)
+	if err == errGameClosed {
+		return serveOnce(c, ev)
+	}
+	if err != nil {
+		return err
+	}
+	if fresh != nil {
+		if nf, err := fresh(); err == nil {
+			h.Publish(game, nf)
+		}
+	}
+	return h.run(c, name)
+}
+
+// ServeLobby streams the lobby's lists until the client goes or the Hub
+// stops.
+func (h *Hub) ServeLobby(c echo.Context) error {
+	if h.cfg.Lobby == nil {
+		return errNoLobby
+	}
+	ev, err := h.cfg.Lobby(c.Request().Context())
+	if err != nil {
+		return err
+	}
+	name, err := h.attach("", 0, "lobby", ev, false)
+	if err != nil {
+		return err
+	}
+	return h.run(c, name)
+}
+
+// run hands the connection to the library on stream name.
+func (h *Hub) run(c echo.Context, name string) error {
+	ctx, cancel := context.WithCancel(c.Request().Context())
+	defer cancel()
+	defer context.AfterFunc(h.ctx, cancel)()
+
+	// The library reads the stream's name from the query: it is set here,
+	// never taken from the client, and nothing the client sent is replayed.
+	r := c.Request().Clone(ctx)
+	r.URL.RawQuery = url.Values{"stream": {name}}.Encode()
+	r.Header.Del("Last-Event-ID")
+	w := newDeadlineWriter(c.Response(), h.cfg.WriteTimeout)
+	// The server's read and write timeouts are for ordinary requests: a
+	// stream lives on, with a deadline per write instead.
+	if err := w.rc.SetWriteDeadline(time.Time{}); err != nil {
+		h.log.Debug("clearing the write deadline", "err", err)
+	}
+	if err := w.rc.SetReadDeadline(time.Time{}); err != nil {
+		h.log.Debug("clearing the read deadline", "err", err)
+	}
+	h.srv.ServeHTTP(w, r)
+	return nil
+}
+
+// serveOnce answers a finished game's stream with its final event alone.
+func serveOnce(c echo.Context, ev Event) error {
+	hd := c.Response().Header()
+	hd.Set(echo.HeaderContentType, "text/event-stream")
+	hd.Set("Cache-Control", "no-cache")
+	c.Response().WriteHeader(http.StatusOK)
+	var b strings.Builder
+	if ev.ID != "" {
+		b.WriteString("id: " + ev.ID + "\n")
+	}
+	if ev.Name != "" {
+		b.WriteString("event: " + ev.Name + "\n")
+	}
+	for line := range strings.Lines(strings.ReplaceAll(string(ev.Data), "\r\n", "\n")) {
+		b.WriteString("data: " + strings.TrimSuffix(line, "\n") + "\n")
+	}
+	b.WriteString("\n")
+	_, err := c.Response().Write([]byte(b.String()))
+	return err
+}
+
+// Run pings the streams, retries events that couldn't be queued and sends
+// the lobby's changes, until ctx ends; then it ends every subscriber and
+// removes every stream.
+func (h *Hub) Run(ctx context.Context) {
+	retry := time.NewTicker(h.cfg.Retry)
+	defer retry.Stop()
+	ping := time.NewTicker(h.cfg.Ping)
+	defer ping.Stop()
+	lobby := time.NewTicker(h.cfg.LobbyEvery)
+	defer lobby.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			h.shutdown()
+			return
+		case <-retry.C:
+			h.retry()
+		case <-ping.C:
+			h.pingAll()
+		case <-lobby.C:
+			h.sendLobby(ctx)
+		}
+	}
+}
+
+func (h *Hub) retry() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for name, st := range h.streams {
+		switch {
+		case st.closing && !st.marked:
+			h.finish(name, st)
+		case st.missed:
+			h.send(name, st)
+		}
+	}
+	now := h.clock()
+	for game, at := range h.closed {
+		if now.Sub(at) > closedMemory {
+			delete(h.closed, game)
+		}
+	}
+}
+
+var pingEvent = []byte("ping")
+
+func (h *Hub) pingAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for name, st := range h.streams {
+		if !st.closing && st.subs > 0 {
+			h.srv.TryPublish(name, &sse.Event{Comment: pingEvent})
+		}
+	}
+}
+
+// shutdown ends every subscriber, waits (a bounded time) for the library to
+// let each go, then closes every stream.
+func (h *Hub) shutdown() {
+	h.mu.Lock()
+	h.done = true
+	h.mu.Unlock()
+	h.stop()
+	deadline := time.Now().Add(h.cfg.WriteTimeout)
+	for time.Now().Before(deadline) {
+		h.mu.Lock()
+		left := h.subs
+		h.mu.Unlock()
+		if left == 0 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.srv.Close()
+	clear(h.streams)
+	clear(h.watched)
+	clear(h.lobbies)
+}
+
+// Subscribers is how many clients are subscribed, for tests and metrics.
+func (h *Hub) Subscribers() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.subs
+}
+
+// deadlineWriter gives each write to a subscriber its own deadline, so a
+// client that stops reading is dropped instead of holding its stream.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func newDeadlineWriter(w http.ResponseWriter, timeout time.Duration) *deadlineWriter {
+	return &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout)) // unsupported only on writers that never block
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) Flush() {
+	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
+	_ = w.rc.Flush()
+}
+
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -1,0 +1,69 @@
+package push
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"bullshit/live"
+)
+
+// noteTable marks the lobby's lists changed when a table's status or seats
+// changed since the lobby last saw it; its plays alone do not.
+func (h *Hub) noteTable(game string, s live.Summary) {
+	var b strings.Builder
+	b.WriteString(string(s.Status))
+	for _, seat := range s.Seats {
+		b.WriteString("|" + string(seat.Kind) + ":" + seat.Name)
+	}
+	sig := b.String()
+	over := s.Status == live.StatusFinished || s.Status == live.StatusEnded
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.tables[game] == sig {
+		return
+	}
+	h.lobbyDirty = true
+	if over {
+		delete(h.tables, game)
+		return
+	}
+	h.tables[game] = sig
+}
+
+// sendLobby renders the lobby's lists once, if they changed and anyone
+// follows them, and queues them for every lobby stream.
+func (h *Hub) sendLobby(ctx context.Context) {
+	if h.cfg.Lobby == nil {
+		return
+	}
+	h.mu.Lock()
+	if !h.lobbyDirty || len(h.lobbies) == 0 {
+		h.mu.Unlock()
+		return
+	}
+	h.lobbyDirty = false
+	h.mu.Unlock()
+	ev, err := h.cfg.Lobby(ctx)
+	if err != nil {
+		h.log.Error("rendering the lobby", "err", err)
+		h.mu.Lock()
+		h.lobbyDirty = true
+		h.mu.Unlock()
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lobbyKey++
+	ev.Key = h.lobbyKey
+	if ev.ID == "" {
+		ev.ID = strconv.Itoa(ev.Key)
+	}
+	for name, st := range h.lobbies {
+		if st.closing {
+			continue
+		}
+		st.event = ev
+		h.send(name, st)
+	}
+}

@@ -1,0 +1,136 @@
+package live
+
+import (
+	"testing"
+	"time"
+
+	"bullshit/engine"
+)
+
+// published waits for the recorder to hold a frame for seat of game id that
+// satisfies ok, failing after a while of real time (the outbox publishes
+// from a goroutine of its own).
+func (f *fixture) published(id string, seat int, ok func(Frame) bool) Frame {
+	f.t.Helper()
+	for range 2000 {
+		f.pub.mu.Lock()
+		fr, found := f.pub.frames[id][seat]
+		f.pub.mu.Unlock()
+		if found && ok(fr) {
+			return fr
+		}
+		time.Sleep(time.Millisecond)
+	}
+	f.pub.mu.Lock()
+	defer f.pub.mu.Unlock()
+	f.t.Fatalf("game %s seat %d: no frame as wanted; last %+v", id, seat, f.pub.frames[id][seat])
+	return Frame{}
+}
+
+func TestTheWaitingRoomIsPublished(t *testing.T) {
+	f := newFixture(t)
+	id, _ := f.create(4, 1)
+	first := f.published(id, engine.Spectator, func(Frame) bool { return true })
+	if first.View != nil || first.Game.Status != StatusOpen {
+		t.Errorf("got a first frame with view %v and status %s, want no view and open", first.View, first.Game.Status)
+	}
+
+	steps := []struct {
+		name   string
+		change func()
+		seen   func(Frame) bool
+	}{
+		{"a join", func() {
+			if _, err := f.m.Join(f.ctx, id, "Bea"); err != nil {
+				t.Fatal(err)
+			}
+		}, func(fr Frame) bool { return fr.Game.Seats[2].Name == "Bea" }},
+		{"a leave", func() {
+			if err := f.m.Leave(f.ctx, id, 2); err != nil {
+				t.Fatal(err)
+			}
+		}, func(fr Frame) bool { return fr.Game.Seats[2].Kind == SeatEmpty }},
+		{"the start", func() {
+			if _, err := f.m.Join(f.ctx, id, "Cy"); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.m.Start(f.ctx, id, 0); err != nil {
+				t.Fatal(err)
+			}
+		}, func(fr Frame) bool { return fr.Game.Status == StatusLive && fr.View != nil }},
+	}
+	last := first.Revision
+	for _, s := range steps {
+		s.change()
+		fr := f.published(id, engine.Spectator, s.seen)
+		if fr.Revision <= last {
+			t.Errorf("%s: got revision %d, want more than %d", s.name, fr.Revision, last)
+		}
+		last = fr.Revision
+	}
+
+	// Each seat's frame carries its own view; the spectator's has no hand.
+	for seat := range 3 {
+		fr := f.published(id, seat, func(fr Frame) bool { return fr.View != nil })
+		if fr.Seat != seat || fr.View.Seat != seat || len(fr.View.Hand) == 0 {
+			t.Errorf("seat %d: got a frame for seat %d with view seat %d and %d cards, want its own hand",
+				seat, fr.Seat, fr.View.Seat, len(fr.View.Hand))
+		}
+	}
+	if fr := f.published(id, engine.Spectator, func(Frame) bool { return true }); fr.View.Hand != nil {
+		t.Errorf("got a spectator frame with hand %v, want none", fr.View.Hand)
+	}
+}
+
+func TestAnAwayMarkMovesTheRevisionOnly(t *testing.T) {
+	f := newFixture(t)
+	id, _ := f.create(3, 2)
+	if err := f.m.Start(f.ctx, id, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.sync(id)
+	// Play until it is the person's own turn, so that waiting marks them away.
+	f.until(id, time.Hour, func() bool {
+		v := f.view(id, 0)
+		return v.Phase == engine.PhasePlay && v.Turn == 0
+	})
+	before := f.published(id, 0, func(fr Frame) bool { return fr.View != nil && fr.View.Turn == 0 && fr.View.Phase == engine.PhasePlay })
+	f.step(id, DefaultAwayAfter)
+	after := f.published(id, 0, func(fr Frame) bool { return fr.Game.Seats[0].Away })
+	if after.Revision <= before.Revision {
+		t.Errorf("got revision %d after the away mark, want more than %d", after.Revision, before.Revision)
+	}
+}
+
+func TestManagerFrame(t *testing.T) {
+	f := newFixture(t)
+	id, tokens := f.create(3, 1, "Bea")
+	open, err := f.m.Frame(f.ctx, id, 1)
+	if err != nil || open.View != nil || open.Seat != 1 || len(open.Game.Seats) != 3 {
+		t.Fatalf("open table: got %+v, %v, want seat 1's frame with three seats and no view", open, err)
+	}
+	if err := f.m.Start(f.ctx, id, 0); err != nil {
+		t.Fatal(err)
+	}
+	seat, err := f.m.Authenticate(f.ctx, id, tokens[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := f.m.Frame(WithToken(f.ctx, tokens[1]), id, seat)
+	if err != nil || fr.View == nil || fr.View.Seat != seat || len(fr.View.Hand) == 0 {
+		t.Fatalf("live table: got %+v, %v, want Bea's view with her hand", fr, err)
+	}
+	// A token checked against another seat is refused, never answered
+	// with that seat's cards.
+	if _, err := f.m.Frame(WithToken(f.ctx, tokens[1]), id, (seat+1)%3); codeOf(err) != string(CodeConflict) {
+		t.Errorf("another seat's frame: got %v, want a conflict", err)
+	}
+	if err := f.m.End(f.ctx, id, 0); err != nil {
+		t.Fatal(err)
+	}
+	f.sync(id)
+	final, err := f.m.Frame(f.ctx, id, engine.Spectator)
+	if err != nil || !final.Final || final.View == nil || final.View.Phase != engine.PhaseOver || final.Game.Status != StatusEnded {
+		t.Fatalf("ended game: got %+v, %v, want the final, ended frame", final, err)
+	}
+}
