@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"bullshit/api"
+	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/store"
@@ -45,7 +46,7 @@ func newSite(t *testing.T, speed float64) *site {
 	}
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &site{t: t, clock: live.ScaledClock{Speed: speed}}
-	hub := api.NewHub(api.HubConfig{Logger: logger})
+	hub := push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
 	runCtx, stop := context.WithCancel(ctx)
 	s.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: s.clock, Logger: logger})
 	if err != nil {
