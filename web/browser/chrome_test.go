@@ -86,6 +86,14 @@ type browser struct {
 	types    map[network.RequestID]network.ResourceType
 	received []received
 	loads    []load
+	statuses []status
+	streamed float64 // bytes received on event streams, as sent
+}
+
+// status is one response's HTTP status.
+type status struct {
+	url  string
+	code int
 }
 
 // received is something that reached the page: a response body or the data
@@ -163,6 +171,13 @@ func (b *browser) onEvent(ev any) {
 		b.mu.Lock()
 		b.urls[ev.RequestID] = ev.Response.URL
 		b.types[ev.RequestID] = ev.Type
+		b.statuses = append(b.statuses, status{ev.Response.URL, int(ev.Response.Status)})
+		b.mu.Unlock()
+	case *network.EventDataReceived:
+		b.mu.Lock()
+		if b.types[ev.RequestID] == network.ResourceTypeEventSource {
+			b.streamed += float64(ev.EncodedDataLength)
+		}
 		b.mu.Unlock()
 	case *network.EventEventSourceMessageReceived:
 		b.mu.Lock()
@@ -205,11 +220,24 @@ func (b *browser) loaded() []load {
 	return append([]load(nil), b.loads...)
 }
 
+// lastStatus is the status of the newest response whose address contains
+// part (0 if there was none).
+func (b *browser) lastStatus(part string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := len(b.statuses) - 1; i >= 0; i-- {
+		if strings.Contains(b.statuses[i].url, part) {
+			return b.statuses[i].code
+		}
+	}
+	return 0
+}
+
 // resetCapture forgets what was received so far.
 func (b *browser) resetCapture() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.received, b.loads = nil, nil
+	b.received, b.loads, b.streamed = nil, nil, 0
 }
 
 // settle waits for the response bodies being read.
@@ -393,4 +421,10 @@ func shorten(s string) string {
 		return s[:117] + "..."
 	}
 	return s
+}
+
+// visibleNow reports whether an element matching sel is shown right now.
+func (b *browser) visibleNow(sel string) bool {
+	b.t.Helper()
+	return eval[bool](b, visible(sel))
 }

@@ -25,7 +25,7 @@ type site struct {
 	t     *testing.T
 	base  string // http://127.0.0.1:port
 	mgr   *live.Manager
-	clock live.ScaledClock
+	clock *dialClock
 }
 
 // The speeds the tests run the tables' clocks at. A fast game plays its bots'
@@ -45,7 +45,7 @@ func newSite(t *testing.T, speed float64) *site {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	s := &site{t: t, clock: live.ScaledClock{Speed: speed}}
+	s := &site{t: t, clock: newDialClock(speed)}
 	hub := push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
 	runCtx, stop := context.WithCancel(ctx)
 	s.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: s.clock, Logger: logger})
@@ -63,6 +63,7 @@ func newSite(t *testing.T, speed float64) *site {
 	s.base = "http://" + ln.Addr().String()
 	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	var wg sync.WaitGroup
+	wg.Go(func() { s.clock.run(runCtx) })
 	wg.Go(func() { hub.Run(runCtx) })
 	wg.Go(func() {
 		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -84,6 +85,10 @@ func newSite(t *testing.T, speed float64) *site {
 	})
 	return s
 }
+
+// setSpeed sets how many times faster than real time the tables' clock runs
+// from now on.
+func (s *site) setSpeed(speed float64) { s.clock.set(speed) }
 
 // view is a seat's view of a game as the server holds it: what the test
 // compares the pages with, and where it learns a seat's cards.
@@ -112,4 +117,45 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Logf("server: %s", p)
 	return len(p), nil
+}
+
+// dialClock is the tables' clock in these tests: it runs speed times faster
+// than real time, like live.ScaledClock, but its speed can be turned down to
+// real time and back. A page plays a reveal's beats and the clock bar in real
+// time from the server's times, so a test watching a reveal or a hand-over in
+// the browser slows the table to real time for it and plays the rest of the
+// game fast.
+type dialClock struct {
+	*live.FakeClock
+	mu    sync.Mutex
+	speed float64
+}
+
+func newDialClock(speed float64) *dialClock {
+	return &dialClock{FakeClock: live.NewFakeClock(time.Now()), speed: speed}
+}
+
+func (c *dialClock) set(speed float64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.speed = speed
+}
+
+// run moves the clock on with real time until ctx ends.
+func (c *dialClock) run(ctx context.Context) {
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	last := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			c.mu.Lock()
+			speed := c.speed
+			c.mu.Unlock()
+			c.Advance(time.Duration(float64(now.Sub(last)) * speed))
+			last = now
+		}
+	}
 }
