@@ -66,7 +66,7 @@ func TestBrowserRefusesForgedPosts(t *testing.T) {
 	// 2. The player's own page posts the move without the form's token.
 	b.open("/games/" + id)
 	b.wait("the table", visible("#hand"))
-	st := eval[int](b, fmt.Sprintf(`fetch(%s, {method: 'POST', body: new URLSearchParams(%s), headers: {'HX-Request': 'true'}}).then(r => r.status)`,
+	st := eval[int](b, fmt.Sprintf(`fetch(%s, {method: 'POST', body: new URLSearchParams(%s)}).then(r => r.status)`,
 		jsString("/games/"+id+"/play"), jsString(move.Encode())))
 	if st < 400 {
 		t.Errorf("a post without the form's token was answered %d, want a refusal", st)
@@ -100,7 +100,6 @@ func TestBrowserRefusesForgedPosts(t *testing.T) {
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Origin", s.base)
-	req.Header.Set("HX-Request", "true")
 	resp, err = client.Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -98,8 +98,8 @@ type person struct {
 	s    *site
 	game string
 	seat int
-	// keys plays with the keyboard (C, B, G, and Space on a focused card)
-	// rather than the mouse.
+	// keys plays with the keyboard (C to claim or hand over, B, G, and
+	// Space on a focused card) rather than the mouse.
 	keys bool
 	// callEvery: shout "Bullshit!" at every n-th call window (0: never).
 	callEvery int
@@ -128,8 +128,8 @@ func (p *person) step() bool {
 	// Act only on what the page shows: the same play number, the move's
 	// button. A page a push behind catches up within a moment; a move that
 	// was over by then is simply not made.
-	shown := fmt.Sprintf(`[...document.querySelectorAll('[name=no]')].every(el => el.value === %s) && %s`,
-		jsString(fmt.Sprint(v.Plays)), visible(button))
+	shown := fmt.Sprintf(`[...document.querySelectorAll('[name=no]')].every(el => el.value === %s) && %s && !document.querySelector(%s).disabled`,
+		jsString(fmt.Sprint(v.Plays)), visible(button), jsString(button))
 	if err := p.b.waitErr(shown, 2*time.Second); err != nil {
 		return false
 	}
@@ -260,8 +260,7 @@ func (p *person) pass() {
 func (p *person) give() {
 	p.b.t.Helper()
 	if p.keys {
-		eval[bool](p.b, `(document.querySelector('#give').focus(), true)`)
-		p.b.press("\r")
+		p.b.press("c") // the main move's key, as for a claim
 	} else {
 		p.b.click("#give")
 	}

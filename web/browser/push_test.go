@@ -126,6 +126,6 @@ func (b *browser) sneakState() string {
 		if (!el) return '';
 		const box = el.matches('input') ? el : el.querySelector('input[type=checkbox]');
 		if (box) return 'checked=' + box.checked;
-		return 'pressed=' + el.getAttribute('aria-pressed') + ' checked=' + el.getAttribute('aria-checked');
+		return 'pressed=' + el.getAttribute('aria-pressed') + ' ' + el.innerText.trim().split(/\s+/).join(' ');
 	})()`)
 }
