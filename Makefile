@@ -3,7 +3,7 @@ GO ?= go
 DATA ?= data
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test lint generate check-generated bench report loadtest fuzz screenshots
+.PHONY: run test lint generate check-generated bench report loadtest fuzz transfer screenshots
 
 run:
 	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
@@ -20,7 +20,9 @@ lint:
 	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./engine/... | grep -v '^bullshit/engine'); \
 	 if [ -n "$$deps" ]; then echo "engine imports outside the standard library:"; echo "$$deps"; exit 1; fi
 
+# templ turns views/*.templ into the committed views/*_templ.go.
 generate:
+	$(GO) tool templ generate
 	$(GO) generate ./...
 
 # Fails when regenerating would change a committed file.
@@ -51,3 +53,7 @@ loadtest:
 # 390x844 and 1280x800, to docs/screens (make test never writes them).
 screenshots:
 	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots' -v ./web/browser
+
+# Sums the table page's first-load transfer, gzipped, every asset included.
+transfer:
+	$(GO) test -count=1 -run TestTableTransfer -v ./web | grep -E 'transfer|ok|FAIL'

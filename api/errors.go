@@ -103,8 +103,9 @@ func routeProblem(status int) Problem {
 	return internalProblem
 }
 
-// handleError is echo's error handler: every error leaves as a Problem.
-func (s *Server) handleError(err error, c echo.Context) {
+// HandleError is echo's error handler for the API's paths: every error
+// leaves as a Problem.
+func (s *Server) HandleError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
 	}
@@ -134,4 +135,11 @@ func Codes() []string {
 	}
 	slices.Sort(codes)
 	return codes
+}
+
+// StatusOf is the HTTP status the API answers err with, from the same table,
+// so the browser pages map a refusal as the API does.
+func StatusOf(err error) int {
+	status, _, _ := problem(err)
+	return status
 }

@@ -6,6 +6,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -123,11 +124,12 @@ func (s *Server) Routes() [][2]string {
 	return out
 }
 
-// routes is the whole route table.
+// routes is the API alone on a router of its own, as the tests and a bare
+// API server use it.
 func (s *Server) routes() *echo.Echo {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.HTTPErrorHandler = s.handleError
+	e.HTTPErrorHandler = s.HandleError
 	// The per-address limit keys on the connection's address: headers such
 	// as X-Forwarded-For are the client's to forge.
 	e.IPExtractor = echo.ExtractIPDirect()
@@ -137,27 +139,43 @@ func (s *Server) routes() *echo.Echo {
 			s.log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
 			return err
 		},
-	}), s.limitAddress)
-
-	e.GET("/healthz", s.healthz)
-	g := e.Group("/api/v1")
-	g.POST("/games", s.create)
-	g.GET("/games", s.list)
-	g.GET("/games/:id", s.get)
-	g.POST("/games/:id/join", s.join)
-	g.POST("/games/:id/start", s.start, s.seated)
-	g.POST("/games/:id/leave", s.leave, s.seated)
-	g.POST("/games/:id/end", s.end, s.seated)
-	g.POST("/games/:id/seats/:seat/bot", s.handToBot, s.seated)
-	g.GET("/games/:id/seats", s.seats)
-	g.GET("/games/:id/view", s.view, s.maybeSeated)
-	g.GET("/games/:id/log", s.gameLog, s.maybeSeated)
-	g.POST("/games/:id/play", s.act(engine.ActPlay), s.seated)
-	g.POST("/games/:id/call", s.act(engine.ActCall), s.seated)
-	g.POST("/games/:id/pass", s.act(engine.ActPass), s.seated)
-	g.POST("/games/:id/give", s.act(engine.ActGive), s.seated)
-	g.GET("/games/:id/events", s.events, s.maybeSeated)
+	}))
+	s.Register(e)
 	return e
+}
+
+// Register adds the API's routes to e: /healthz and everything under
+// /api/v1, each behind the per-address limit. The router's error handler
+// must send errors on those paths to HandleError.
+func (s *Server) Register(e *echo.Echo) {
+	e.GET("/healthz", s.healthz, s.limitAddress)
+	// The limit is each route's own middleware: a group's would also answer
+	// every unknown path under it, turning a wrong method's 405 into 404.
+	g := e.Group("/api/v1")
+	add := func(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.limitAddress}, m...)...)
+	}
+	add(http.MethodPost, "/games", s.create)
+	add(http.MethodGet, "/games", s.list)
+	add(http.MethodGet, "/games/:id", s.get)
+	add(http.MethodPost, "/games/:id/join", s.join)
+	add(http.MethodPost, "/games/:id/start", s.start, s.seated)
+	add(http.MethodPost, "/games/:id/leave", s.leave, s.seated)
+	add(http.MethodPost, "/games/:id/end", s.end, s.seated)
+	add(http.MethodPost, "/games/:id/seats/:seat/bot", s.handToBot, s.seated)
+	add(http.MethodGet, "/games/:id/seats", s.seats)
+	add(http.MethodGet, "/games/:id/view", s.view, s.maybeSeated)
+	add(http.MethodGet, "/games/:id/log", s.gameLog, s.maybeSeated)
+	add(http.MethodPost, "/games/:id/play", s.act(engine.ActPlay), s.seated)
+	add(http.MethodPost, "/games/:id/call", s.act(engine.ActCall), s.seated)
+	add(http.MethodPost, "/games/:id/pass", s.act(engine.ActPass), s.seated)
+	add(http.MethodPost, "/games/:id/give", s.act(engine.ActGive), s.seated)
+	add(http.MethodGet, "/games/:id/events", s.events, s.maybeSeated)
+}
+
+// Serves reports whether a path is the API's: its errors are JSON.
+func Serves(path string) bool {
+	return path == "/healthz" || path == "/api" || strings.HasPrefix(path, "/api/")
 }
 
 // openStream counts an event stream opened from addr, refusing one past the

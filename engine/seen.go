@@ -141,3 +141,20 @@ func SneakShows(hand, pile, claim, sneak int) bool {
 	return !LooksClean(Seen(hand, HandKind), Seen(hand-played, HandKind), claim, HandKind) ||
 		!LooksClean(Seen(pile, PileKind), Seen(pile+played, PileKind), claim, PileKind)
 }
+
+// SneakMayShow reports whether sneaking sneak cards under a claim might give
+// the sneak away, judged as the player sees the table: their own hand exact,
+// the pile only as the range it looks like. It is true if SneakShows is for
+// any pile size that range allows. The bots and the player's hint both use it.
+func SneakMayShow(hand int, pile Range, claim, sneak int) bool {
+	hi := pile.Hi
+	if hi == Open {
+		hi = looseTop
+	}
+	for p := pile.Lo; p <= hi; p++ {
+		if SneakShows(hand, p, claim, sneak) {
+			return true
+		}
+	}
+	return false
+}

@@ -196,3 +196,29 @@ func equalCards(a, b []Card) bool {
 	}
 	return true
 }
+
+// TestSneakMayShow checks the pile-as-a-range judgement against SneakShows
+// at every pile size the range allows.
+func TestSneakMayShow(t *testing.T) {
+	tests := []struct {
+		hand       int
+		pile       Range
+		claim, sne int
+		want       bool
+	}{
+		{hand: 20, pile: Range{0, 0}, claim: 2, sne: 0, want: false},
+		{hand: 6, pile: Range{2, 2}, claim: 1, sne: 1, want: true}, // an exact hand shows the extra card
+		{hand: 20, pile: Range{7, 10}, claim: 2, sne: 1, want: SneakShows(20, 7, 2, 1) || SneakShows(20, 8, 2, 1) || SneakShows(20, 9, 2, 1) || SneakShows(20, 10, 2, 1)},
+	}
+	for _, tt := range tests {
+		if got := SneakMayShow(tt.hand, tt.pile, tt.claim, tt.sne); got != tt.want {
+			t.Errorf("SneakMayShow(%d, %v, %d, %d): got %v, want %v", tt.hand, tt.pile, tt.claim, tt.sne, got, tt.want)
+		}
+	}
+	// A pile that could be at a size where the sneak shows must say so.
+	for p := 4; p <= 6; p++ {
+		if SneakShows(15, p, 2, 1) && !SneakMayShow(15, Range{4, 6}, 2, 1) {
+			t.Errorf("pile of %d shows the sneak, but the 4-6 range says it can't", p)
+		}
+	}
+}

@@ -61,6 +61,11 @@ type Manager struct {
 	mu      sync.RWMutex
 	running map[string]*table
 	closed  bool
+
+	// rematches links a finished game to the one its players opened next
+	// (see rematch.go).
+	rematchMu sync.Mutex
+	rematches map[string]string
 }
 
 // New loads the open games and rebuilds every live one from its log,

@@ -16,7 +16,9 @@ import (
 	"bullshit/api"
 	"bullshit/api/push"
 	"bullshit/live"
+	router "bullshit/server"
 	"bullshit/store"
+	"bullshit/web"
 )
 
 func init() {
@@ -74,8 +76,10 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("starting the tables: %w", err)
 	}
+	pages := web.New(web.Config{Games: mgr, Logger: logger, Now: clock.Now})
+	handler := router.New(router.Config{API: api.New(api.Config{Games: mgr, Hub: hub, Logger: logger}), Web: pages, Logger: logger})
 	hs := &http.Server{
-		Handler:           api.New(api.Config{Games: mgr, Hub: hub, Logger: logger}),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,

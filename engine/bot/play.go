@@ -81,25 +81,10 @@ func (b *Bot) sneaks(v engine.View, claim, spare int, rng *rand.Rand) int {
 	if b.skill.AnyCard || chance(rng, b.params.Reckless) {
 		return n
 	}
-	for n > 0 && shows(len(v.Hand), v.Pile, claim, n) {
+	for n > 0 && engine.SneakMayShow(len(v.Hand), v.Pile, claim, n) {
 		n--
 	}
 	return n
-}
-
-// shows reports whether sneaking n cards under a claim might show in the
-// counts, for any pile size the seat's rough view of the pile allows.
-func shows(hand int, pile engine.Range, claim, n int) bool {
-	hi := pile.Hi
-	if hi == engine.Open {
-		hi = 2 * 52 // every card of two decks
-	}
-	for p := pile.Lo; p <= hi; p++ {
-		if engine.SneakShows(hand, p, claim, n) {
-			return true
-		}
-	}
-	return false
 }
 
 func without(cards, gone []engine.Card) []engine.Card {

@@ -79,7 +79,8 @@ func takeSeat(b *browser, id, name string) {
 			const el = document.querySelector('#take-seat').closest('form').querySelector('[name=name]');
 			el.value = %s; el.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, jsString(name)))
 	}
-	b.click("#take-seat")
+	// The button, or the form's button.
+	b.click("button#take-seat, #take-seat button")
 	b.wait("the seat taken", `!document.querySelector('#take-seat')`)
 }
 
@@ -103,6 +104,8 @@ type person struct {
 	keys bool
 	// callEvery: shout "Bullshit!" at every n-th call window (0: never).
 	callEvery int
+	// callIf, when set, decides instead whether to shout at a window.
+	callIf func(v engine.View) bool
 	// onMove, when set, is called before each move with the seat's view.
 	onMove func(v engine.View)
 
@@ -143,7 +146,11 @@ func (p *person) step() bool {
 		p.give()
 	case engine.ActCall, engine.ActPass:
 		p.windows++
-		if p.callEvery > 0 && p.windows%p.callEvery == 0 {
+		call := p.callEvery > 0 && p.windows%p.callEvery == 0
+		if p.callIf != nil {
+			call = p.callIf(v)
+		}
+		if call {
 			p.call()
 		} else {
 			p.pass()

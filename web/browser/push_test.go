@@ -3,58 +3,83 @@ package browser
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"bullshit/engine"
 )
 
-// TestBrowserSelectionSurvivesPushes picks cards while the bots play, then
-// lets pushes arrive (the bots' plays, their call windows and the clock's
-// ticks) and checks after each that the cards picked, the focus and the
-// sneak switch are as the person left them.
+// TestBrowserSelectionSurvivesPushes picks cards on the person's turn, turns
+// the sneak switch on and leaves the focus on a card; then pushes arrive
+// (two other people leave the table, so their seats change hands) and after
+// each the cards picked, the switch and the focus are as the person left
+// them. The claim then sends exactly those cards with that sneak.
+//
+// Cards can be picked only on one's own turn (or hand-over), when no other
+// seat plays, so the pushes that can meet a selection are the table's other
+// changes: people leaving or being covered.
 func TestBrowserSelectionSurvivesPushes(t *testing.T) {
 	ctx := testContext(t, 3*time.Minute)
-	s := newSite(t, personSpeed)
+	s := newSite(t, fastSpeed)
 	b := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
-	id := createTable(b, tableSettings{name: "Ada", bots: 3, window: "4", sneak: "2"})
+	id := createTable(b, tableSettings{name: "Ada", bots: 1, window: "4", sneak: "2"})
+	// Two people without browsers, whose moves the test makes.
+	for _, name := range []string{"Bea", "Cid"} {
+		if _, err := s.mgr.Join(ctx, id, name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b.wait("the others in the waiting room", `document.querySelector('#waiting').innerText.includes('Cid')`)
 	startGame(b)
-	p := &person{b: b, s: s, game: id, seat: 0}
-
-	// Wait for a bot's turn (playing our own turns meanwhile) with at least
-	// two other seats to play before ours comes back.
-	deadline := time.Now().Add(time.Minute)
-	for {
-		if time.Now().After(deadline) {
-			t.Fatal("no bot's turn came with two more to follow")
+	var others []int
+	for _, st := range s.summary(id).Seats {
+		if st.Name == "Bea" || st.Name == "Cid" {
+			others = append(others, st.Seat)
 		}
-		if p.step() {
-			continue
-		}
-		v := s.view(id, 0)
-		n := len(v.Seats)
-		if v.Phase == engine.PhasePlay && v.Turn != 0 && (n-v.Turn) >= 2 && len(v.Hand) >= 3 {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 
-	cards, _, codes := p.hand()
+	// Play until it is the person's turn to play, with cards to spare.
+	p := &person{b: b, s: s, game: id, seat: 0}
+	for {
+		v := s.view(id, 0)
+		if v.Phase == engine.PhaseOver {
+			t.Fatal("the game ended before the person's turn came")
+		}
+		if len(v.Can) > 0 && v.Can[0] == engine.ActPlay && len(v.Hand) >= 4 {
+			break
+		}
+		moved := p.step()
+		for _, seat := range others {
+			if a, ok := s.view(id, seat).Fallback(); ok {
+				_, err := s.mgr.Act(ctx, id, a)
+				moved = moved || err == nil
+			}
+		}
+		if !moved {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	s.setSpeed(1) // the person's turn waits for them; keep it from timing out
+	b.wait("the person's turn", `!document.querySelector('#claim').disabled`)
+
+	// Pick two cards of our own choosing (not the ones picked for us), turn
+	// the sneak switch on, and leave the focus on the second card.
+	cards, picked, codes := p.hand()
 	mine := []engine.Card{cards[0], cards[len(cards)-1]}
-	for _, c := range mine {
-		p.toggle(codes[c])
+	for _, c := range cards {
+		if picked[c] != slices.Contains(mine, c) {
+			p.toggle(codes[c])
+		}
+	}
+	b.click("#sneak")
+	sneak := b.sneakState()
+	if !strings.Contains(sneak, "+1") {
+		t.Fatalf("the sneak switch after a press: got %q, want it at +1", sneak)
 	}
 	focused := codes[mine[1]]
 	eval[bool](b, fmt.Sprintf(`(document.querySelector('#hand input[name=card][value=%s]').focus(), true)`, jsString(focused)))
-	sneak := b.sneakState()
-	if sneak != "" && eval[bool](b, `(() => { const el = document.querySelector('#sneak'); return !!el && !el.disabled; })()`) {
-		b.click("#sneak")
-		// The click moved the focus to the switch; put it back on the card.
-		eval[bool](b, fmt.Sprintf(`(document.querySelector('#hand input[name=card][value=%s]').focus(), true)`, jsString(focused)))
-		sneak = b.sneakState()
-	} else {
-		sneak = ""
-	}
+	eval[bool](b, `(window.__sameDocument = true)`)
 
 	check := func(when string) {
 		t.Helper()
@@ -66,44 +91,55 @@ func TestBrowserSelectionSurvivesPushes(t *testing.T) {
 			}
 		}
 		if !slices.Equal(sortedCards(got), sortedCards(mine)) {
-			t.Fatalf("cards picked %s: got %v, want %v", when, sortedCards(got), sortedCards(mine))
+			t.Errorf("cards picked %s: got %v, want %v", when, sortedCards(got), sortedCards(mine))
 		}
 		if f := eval[string](b, `(document.activeElement && document.activeElement.value) || ''`); f != focused {
-			t.Errorf("the focus %s: got the element with value %q, want the card %s", when, f, focused)
+			t.Errorf("the focus %s: on the element with value %q, want the card %s", when, f, focused)
 		}
-		if sneak != "" {
-			if got := b.sneakState(); got != sneak {
-				t.Errorf("the sneak switch %s: got %q, want %q", when, got, sneak)
-			}
+		if got := b.sneakState(); got != sneak {
+			t.Errorf("the sneak switch %s: got %q, want %q", when, got, sneak)
 		}
+		if !eval[bool](b, `window.__sameDocument === true`) {
+			t.Fatalf("the page reloaded %s", when)
+		}
+	}
+	before := s.view(id, 0)
+	for _, seat := range others {
+		frames := b.frames()
+		if err := s.mgr.Leave(ctx, id, seat); err != nil {
+			t.Fatalf("seat %d leaving: %v", seat, err)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for b.frames() == frames && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if b.frames() == frames {
+			t.Fatalf("no push reached the page after seat %d left", seat)
+		}
+		// Let the page apply it before looking.
+		time.Sleep(150 * time.Millisecond)
+		check(fmt.Sprintf("after seat %d left", seat))
+	}
+	if v := s.view(id, 0); v.Version != before.Version || len(v.Can) == 0 {
+		t.Fatalf("the game moved while the seats changed hands: version %d, want %d", v.Version, before.Version)
 	}
 
-	// Follow the pushes until our own turn comes round again.
-	start := s.view(id, 0)
-	frames := b.frames()
-	pushes := 0
-	for {
-		v := s.view(id, 0)
-		if len(v.Can) > 0 || v.Phase == engine.PhaseOver {
-			break
-		}
-		if n := b.frames(); n > frames {
-			frames = n
-			pushes++
-			// Let the page apply the event before looking.
-			time.Sleep(100 * time.Millisecond)
-			check(fmt.Sprintf("after push %d (play %d, %s phase)", pushes, v.Plays, v.Phase))
-		}
+	// The claim sends what is picked, with the sneak.
+	b.click("#claim")
+	deadline := time.Now().Add(5 * time.Second)
+	for s.view(id, 0).Plays == before.Plays && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	end := s.view(id, 0)
-	if end.Plays-start.Plays < 2 {
-		t.Errorf("plays while the cards were picked: got %d, want at least 2 (the bots')", end.Plays-start.Plays)
+	v := s.view(id, 0)
+	if v.Last == nil || v.Last.Seat != 0 {
+		t.Fatalf("the claim wasn't taken (status line %q)", b.statusLine())
 	}
-	if pushes < 4 {
-		t.Errorf("pushes received while the cards were picked: got %d, want at least 4", pushes)
+	if got := sortedCards(v.Last.Cards); !slices.Equal(got, sortedCards(mine)) {
+		t.Errorf("cards played: got %v, want %v", got, sortedCards(mine))
 	}
-	t.Logf("the selection survived %d pushes over %d plays", pushes, end.Plays-start.Plays)
+	if v.Last.Claim != len(mine)-1 {
+		t.Errorf("cards claimed: got %d, want %d (one sneaked)", v.Last.Claim, len(mine)-1)
+	}
 }
 
 // frames is how many frame events the page's stream has delivered.
@@ -118,7 +154,7 @@ func (b *browser) frames() int {
 }
 
 // sneakState is how the sneak switch stands ("" when there is none): its
-// checked or pressed state.
+// checked or pressed state and what it says.
 func (b *browser) sneakState() string {
 	b.t.Helper()
 	return eval[string](b, `(() => {

@@ -7,15 +7,20 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 
 	"bullshit/api"
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/server"
 	"bullshit/store"
+	"bullshit/web"
 )
 
 // site is the whole server running in the test, as `bullshit serve` runs it:
@@ -36,6 +41,9 @@ const (
 	personSpeed = 4
 )
 
+// formatHTML is the browsers' stream format.
+const formatHTML = "html"
+
 // newSite starts the server; it stops at the end of the test.
 func newSite(t *testing.T, speed float64) *site {
 	t.Helper()
@@ -46,7 +54,22 @@ func newSite(t *testing.T, speed float64) *site {
 	}
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &site{t: t, clock: newDialClock(speed)}
-	hub := push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
+	// The pages render each seat's frames for the browsers' streams (the
+	// format "html"), as the server does; the API's streams stay JSON.
+	var pages *web.Handler
+	hub := push.New(push.Config{Logger: logger,
+		Formats: map[string]push.Encoder{
+			api.FormatJSON: api.JSONEncoder,
+			formatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
+				data, err := pages.RenderFrame(f, s.clock.Now())
+				return push.Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: data}, err == nil, err
+			}),
+		},
+		Lobby: func(ctx context.Context) (push.Event, error) {
+			data, err := pages.RenderLobby(ctx)
+			return push.Event{Name: "lobby", Data: data}, err
+		},
+	})
 	runCtx, stop := context.WithCancel(ctx)
 	s.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: s.clock, Logger: logger})
 	if err != nil {
@@ -54,8 +77,20 @@ func newSite(t *testing.T, speed float64) *site {
 		st.Close()
 		t.Fatal(err)
 	}
-	handler := api.New(api.Config{Games: s.mgr, Hub: hub, Logger: logger,
-		PerAddress: api.Rate{PerSecond: 1e6, Burst: 1e6}, PerToken: api.Rate{PerSecond: 1e6, Burst: 1e6}})
+	pages = web.New(web.Config{Games: s.mgr, Logger: logger, Now: s.clock.Now,
+		Stream: func(c echo.Context, game string, seat int) error {
+			read := func() (live.Frame, error) { return s.mgr.Frame(c.Request().Context(), game, seat) }
+			f, err := read()
+			if err != nil {
+				return err
+			}
+			return hub.Serve(c, game, seat, formatHTML, f, read)
+		},
+		LobbyStream: hub.ServeLobby,
+	})
+	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
+	handler := server.New(server.Config{API: api.New(api.Config{Games: s.mgr, Hub: hub, Logger: logger,
+		PerAddress: unlimited, PerToken: unlimited}), Web: pages, Logger: logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -83,14 +118,6 @@ func newSite(t *testing.T, speed float64) *site {
 		}
 		st.Close()
 	})
-	// TODO(browser): remove once the web pages are merged: until then the
-	// server has no lobby, and the tests have nothing to drive.
-	if resp, err := http.Get(s.base + "/"); err == nil {
-		resp.Body.Close()
-		if resp.StatusCode == http.StatusNotFound {
-			t.Skip("the web pages aren't on this branch yet")
-		}
-	}
 	return s
 }
 

@@ -7,7 +7,7 @@ import (
 	"bullshit/engine"
 )
 
-// The moments of a game a tour stops at, in the order they first come.
+// The moments of a game a tour stops at.
 const (
 	atLobby    = "lobby"
 	atWaiting  = "waiting"
@@ -24,8 +24,9 @@ var moments = []string{atLobby, atWaiting, atTable, atReveal, atHandOver, atResu
 // waiting room, the table on the person's turn with cards picked, a reveal
 // on its verdict, the person's hand-over (a sneak they caught) and the
 // result sheet. The table runs fast between the moments and at real time
-// around them, so the page shows each as a person would see it. A game that
-// ends before the person has caught a sneak is followed by another.
+// around them, so the page shows each as a person would see it. The person
+// calls the plays the test knows are sneaks (it asks the server), so a
+// hand-over comes; a game that ends without one is followed by another.
 func tour(t *testing.T, s *site, b *browser, at func(moment string, game string)) {
 	t.Helper()
 	seen := map[string]bool{}
@@ -44,12 +45,25 @@ func tour(t *testing.T, s *site, b *browser, at func(moment string, game string)
 		b.wait("the waiting room", visible("#waiting"))
 		stop(atWaiting, id)
 		startGame(b)
-		p := &person{b: b, s: s, game: id, seat: 0, callEvery: 1}
+		p := &person{b: b, s: s, game: id, seat: 0}
+		// sneaky says whether the play being called on slipped cards under
+		// its claim, from its player's own view (the test may peek).
+		sneaky := func(v engine.View) bool {
+			if v.Last == nil {
+				return false
+			}
+			l := s.view(id, v.Last.Seat).Last
+			return l != nil && len(l.Cards) > l.Claim
+		}
+		p.callIf = func(v engine.View) bool {
+			if seen[atReveal] && seen[atHandOver] {
+				return false // the rest of the game plainly, to its end
+			}
+			return sneaky(v) || (!seen[atReveal] && v.Plays >= 6)
+		}
 		p.onMove = func(v engine.View) {
 			switch {
 			case v.Phase == engine.PhasePlay && v.Plays >= 2 && !seen[atTable]:
-				s.setSpeed(1)
-				b.wait("the person's turn", visible("#claim"))
 				// Pick the cards to play, so the page shows its claim.
 				_, picked, codes := p.hand()
 				for _, c := range choose(v) {
@@ -58,33 +72,39 @@ func tour(t *testing.T, s *site, b *browser, at func(moment string, game string)
 					}
 				}
 				stop(atTable, id)
-				s.setSpeed(fastSpeed)
-			case v.Phase == engine.PhaseCall && !seen[atReveal]:
-				// Watch the call's reveal at real time.
-				s.setSpeed(1)
 			case v.Phase == engine.PhaseGive:
-				s.setSpeed(1)
 				b.wait("the hand-over", visible("#give"))
 				stop(atHandOver, id)
-				s.setSpeed(fastSpeed)
 			}
 		}
 		for !p.over() {
-			if p.step() {
-				if !seen[atReveal] && s.view(id, 0).Phase == engine.PhaseReveal {
-					if b.waitErr(`(() => { const el = document.querySelector('#reveal .beat-verdict');
-						return !!el && getComputedStyle(el).opacity === '1' && el.getBoundingClientRect().height > 0; })()`, 4*time.Second) == nil {
-						stop(atReveal, id)
-					}
-					s.setSpeed(fastSpeed)
-				}
-				if seen[atReveal] && seen[atHandOver] {
-					p.callEvery = 0 // the rest of the game plainly, to its end
-				}
+			v := s.view(id, 0)
+			// Real time while the person decides and a reveal or a hand-over
+			// plays: the bots' shouts come at a person's pace, the page's
+			// beats at the server's.
+			watching := !seen[atReveal] || !seen[atHandOver]
+			slow := (v.Phase == engine.PhaseCall && len(v.Can) > 0 && p.callIf(v)) ||
+				(watching && (v.Phase == engine.PhaseReveal || v.Phase == engine.PhaseGive)) ||
+				(len(v.Can) > 0 && v.Can[0] == engine.ActGive) ||
+				(len(v.Can) > 0 && v.Can[0] == engine.ActPlay && !seen[atTable])
+			if slow {
+				s.setSpeed(1)
+			} else {
+				s.setSpeed(fastSpeed)
+			}
+			if !p.step() {
+				time.Sleep(10 * time.Millisecond)
 				continue
 			}
-			time.Sleep(10 * time.Millisecond)
+			if !seen[atReveal] && s.view(id, 0).Phase == engine.PhaseReveal {
+				verdict := `(() => { const el = document.querySelector('#reveal .beat-verdict');
+					return !!el && getComputedStyle(el).opacity === '1' && el.getBoundingClientRect().height > 0; })()`
+				if b.waitErr(verdict, 4*time.Second) == nil {
+					stop(atReveal, id)
+				}
+			}
 		}
+		s.setSpeed(fastSpeed)
 		b.wait("the result sheet", visible("#result"))
 		stop(atResult, id)
 	}

@@ -31,7 +31,7 @@ func firstLoad(b *browser, path string) transfer {
 	}()
 	b.resetCapture()
 	b.open(path)
-	b.wait("the page", visible("#live"))
+	b.wait("the page", exists("#live")+" && "+visible("#hand"))
 	time.Sleep(time.Second)
 	b.settle()
 	var tr transfer

@@ -1,0 +1,60 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"testing"
+	"time"
+
+	"bullshit/views"
+)
+
+// benchFrame is seat 0's frame at a table of six in a call window.
+func benchFrame(b *testing.B) (*Handler, views.Shell, func() []byte) {
+	s, g := dealt(b, 6)
+	last := play(b, s, t0.Add(time.Second))
+	seat := (last.Seat + 1) % 6
+	f := frameOf(s, g, seat)
+	h := New(Config{Games: nil})
+	shell := views.Shell{Title: "Table", CSRF: "token", Stream: "/games/g/events", Main: "game",
+		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
+			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")}}
+	now := t0.Add(2 * time.Second)
+	return h, shell, func() []byte {
+		out, err := h.RenderFrame(f, now)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return out
+	}
+}
+
+// BenchmarkRenderTablePage renders one seat's whole table page.
+func BenchmarkRenderTablePage(b *testing.B) {
+	s, g := dealt(b, 6)
+	last := play(b, s, t0.Add(time.Second))
+	f := frameOf(s, g, (last.Seat+1)%6)
+	_, shell, _ := benchFrame(b)
+	now := t0.Add(2 * time.Second)
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		w, t := screen(f, now)
+		if err := views.GamePage(views.Page{Shell: shell, Waiting: w, Table: t, Options: views.Assists{Light: true, Pick: true, Count: true}}).Render(context.Background(), &buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(buf.Len()), "bytes/page")
+}
+
+// BenchmarkRenderFrame renders one push's fragments for one seat.
+func BenchmarkRenderFrame(b *testing.B) {
+	_, _, render := benchFrame(b)
+	n := 0
+	b.ReportAllocs()
+	for b.Loop() {
+		n = len(render())
+	}
+	b.ReportMetric(float64(n), "bytes/frame")
+}

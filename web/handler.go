@@ -1,0 +1,273 @@
+// Package web serves the game to browsers: the lobby, the waiting room, the
+// table and the result sheet as HTML, rendered by the views package, with
+// moves as htmx posts. Its handlers only translate: every rule is the
+// engine's and the live tables', reached through Games.
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+
+	"bullshit/api"
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/views"
+)
+
+// Games is what the web pages need of the table runtime (*live.Manager).
+type Games interface {
+	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
+	List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error)
+	Get(ctx context.Context, id string) (live.Summary, error)
+	Join(ctx context.Context, id, name string) (live.Joined, error)
+	Authenticate(ctx context.Context, id, token string) (seat int, err error)
+	Start(ctx context.Context, id string, by int) error
+	View(ctx context.Context, id string, seat int) (engine.View, error)
+	Act(ctx context.Context, id string, a engine.Action) (engine.View, error)
+	AddBot(ctx context.Context, id string, by int, level string) error
+	RemoveBot(ctx context.Context, id string, by, seat int) error
+	Rematch(ctx context.Context, id string, by int) (live.Joined, error)
+	Next(id string) string
+}
+
+// Config configures a Handler.
+type Config struct {
+	Games  Games
+	Logger *slog.Logger
+	// Stream serves a seat's (or a spectator's) event stream of rendered
+	// frames; LobbyStream the lobby's. Either may be nil: the page then
+	// asks for its frame every second instead.
+	Stream      func(c echo.Context, game string, seat int) error
+	LobbyStream func(c echo.Context) error
+	// Now is the clock the reveal and the clock bar are timed by; nil is
+	// the real one. It must be the tables' clock.
+	Now func() time.Time
+}
+
+// Handler serves the browser pages.
+type Handler struct {
+	games  Games
+	log    *slog.Logger
+	assets *Assets
+	stream func(c echo.Context, game string, seat int) error
+	lobby  func(c echo.Context) error
+	now    func() time.Time
+}
+
+// New builds the handler; it panics if the embedded assets are broken,
+// which only a bad build can cause.
+func New(cfg Config) *Handler {
+	a, err := loadAssets()
+	if err != nil {
+		panic(err)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Handler{games: cfg.Games, log: cfg.Logger, assets: a, stream: cfg.Stream, lobby: cfg.LobbyStream, now: cfg.Now}
+}
+
+// Assets are the handler's static files.
+func (h *Handler) Assets() *Assets { return h.assets }
+
+// Register adds the browser routes to e. Every route but the static files
+// and the event streams checks a CSRF token on posts, and refuses a post
+// whose Origin is another site's.
+func (h *Handler) Register(e *echo.Echo) {
+	e.GET(staticPrefix+"*", h.assets.serve)
+	e.GET("/games/:id/events", h.events)
+	e.GET("/lobby/events", h.lobbyEvents)
+
+	csrf := middleware.CSRFWithConfig(middleware.CSRFConfig{
+		TokenLookup:    "header:" + echo.HeaderXCSRFToken + ",form:_csrf",
+		CookieName:     "csrf",
+		CookiePath:     "/",
+		CookieHTTPOnly: true,
+		CookieSameSite: http.SameSiteLaxMode,
+		ContextKey:     csrfKey,
+		ErrorHandler: func(err error, c echo.Context) error {
+			return &pageError{status: http.StatusForbidden, title: "That form has expired",
+				message: "The page you posted from is out of date or from another site. Reload the page and try again."}
+		},
+	})
+	// The checks are each route's own: a group's middleware would also
+	// answer every unknown path, the API's included.
+	g := routes{e: e, mw: []echo.MiddlewareFunc{sameOrigin, csrf}}
+	g.GET("/", h.lobbyPage)
+	g.GET("/lobby/lists", h.lobbyLists)
+	g.GET("/rules", h.rulesPage)
+	g.GET("/options", h.optionsPage)
+	g.POST("/options", h.saveOptions)
+	g.POST("/games", h.create)
+	g.POST("/join", h.joinByCode)
+	g.GET("/games/:id", h.gamePage)
+	g.GET("/games/:id/frame", h.framePart)
+	g.GET("/games/:id/hint", h.hint)
+	g.POST("/games/:id/join", h.join)
+	g.POST("/games/:id/start", h.start)
+	g.POST("/games/:id/bots", h.addBot)
+	g.POST("/games/:id/bots/:seat/remove", h.removeBot)
+	g.POST("/games/:id/again", h.again)
+	for _, a := range []engine.ActionKind{engine.ActPlay, engine.ActCall, engine.ActPass, engine.ActGive} {
+		g.POST("/games/:id/"+string(a), h.move(a))
+	}
+}
+
+// routes adds routes with the same middleware.
+type routes struct {
+	e  *echo.Echo
+	mw []echo.MiddlewareFunc
+}
+
+func (r routes) GET(path string, h echo.HandlerFunc)  { r.e.GET(path, h, r.mw...) }
+func (r routes) POST(path string, h echo.HandlerFunc) { r.e.POST(path, h, r.mw...) }
+
+const csrfKey = "csrf"
+
+func csrfToken(c echo.Context) string {
+	t, _ := c.Get(csrfKey).(string)
+	return t
+}
+
+// sameOrigin refuses a state-changing request whose Origin header names
+// another site, whatever token it carries.
+func sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			return next(c)
+		}
+		if o := r.Header.Get("Origin"); o != "" && !originMatches(o, r) {
+			return &pageError{status: http.StatusForbidden, title: "Refused",
+				message: "That request came from another site, so nothing was changed."}
+		}
+		return next(c)
+	}
+}
+
+func originMatches(origin string, r *http.Request) bool {
+	if origin == "null" {
+		return false
+	}
+	_, host, ok := strings.Cut(origin, "://")
+	return ok && strings.EqualFold(host, r.Host)
+}
+
+// shell is every page's frame for this request.
+func (h *Handler) shell(c echo.Context, title, main string) views.Shell {
+	return views.Shell{
+		Title: title,
+		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
+			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")},
+		CSRF: csrfToken(c),
+		Main: main,
+	}
+}
+
+// render writes a component as the answer.
+func render(c echo.Context, status int, comp templ.Component) error {
+	var buf bytes.Buffer
+	if err := comp.Render(c.Request().Context(), &buf); err != nil {
+		return err
+	}
+	return writeHTML(c, status, buf.Bytes())
+}
+
+// gzipFrom is the smallest page worth compressing.
+const gzipFrom = 1024
+
+// writeHTML answers with HTML that no cache keeps, gzipped when the client
+// takes it and it is big enough to gain.
+func writeHTML(c echo.Context, status int, b []byte) error {
+	h := c.Response().Header()
+	h.Set("Cache-Control", "no-store")
+	h.Add("Vary", "Accept-Encoding")
+	if len(b) < gzipFrom || !acceptsGzip(c.Request()) {
+		return c.HTMLBlob(status, b)
+	}
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	if _, err := zw.Write(b); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	h.Set("Content-Encoding", "gzip")
+	return c.HTMLBlob(status, z.Bytes())
+}
+
+// pageError is a refusal shown as a page (or, to htmx, in the status line).
+type pageError struct {
+	status         int
+	title, message string
+}
+
+func (e *pageError) Error() string { return e.message }
+
+// ErrorPage writes err as the browser's error page, or to an htmx request
+// as the status line. It is the router's error handler for browser paths.
+func (h *Handler) ErrorPage(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, title, msg := describe(err)
+	if status >= 500 {
+		h.log.Error("page failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
+	}
+	var werr error
+	if c.Request().Header.Get("HX-Request") == "true" {
+		// htmx swaps only successful answers: the refusal is the status line.
+		werr = render(c, http.StatusOK, views.StatusLine(msg, true))
+	} else {
+		p := views.ErrorPage{Shell: h.shell(c, title+" · Bullshit", "error"), Status: status, Title: title, Message: msg}
+		werr = render(c, status, views.ErrorView(p))
+	}
+	if werr != nil {
+		h.log.Debug("writing an error page failed", "err", werr)
+	}
+}
+
+// describe words any error for a person.
+func describe(err error) (status int, title, msg string) {
+	var (
+		pe *pageError
+		ee *engine.Error
+		le *live.Error
+		he *echo.HTTPError
+	)
+	switch {
+	case errors.As(err, &pe):
+		return pe.status, pe.title, pe.message
+	case errors.As(err, &ee):
+		return api.StatusOf(err), "Not allowed", ee.Message
+	case errors.As(err, &le):
+		return api.StatusOf(err), "Not possible", le.Message
+	case errors.As(err, &he):
+		switch he.Code {
+		case http.StatusNotFound:
+			return he.Code, "Nothing here", "There's no page at that address."
+		case http.StatusMethodNotAllowed:
+			return he.Code, "Not allowed", "That page can't be used that way."
+		case http.StatusForbidden:
+			return he.Code, "Refused", "That request was refused."
+		}
+		if he.Code < 500 {
+			return he.Code, "That didn't work", "The request couldn't be read."
+		}
+	}
+	return http.StatusInternalServerError, "Something went wrong", "Something went wrong on our side. Try again in a moment."
+}

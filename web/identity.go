@@ -1,0 +1,79 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// The cookies the pages set.
+const (
+	// seatCookie holds a seat's token, scoped to its game's path.
+	seatCookie = "seat"
+	// nameCookie remembers the name this browser last played under.
+	nameCookie = "name"
+	// assistsCookie lists the assists turned off.
+	assistsCookie = "assists_off"
+)
+
+// seatAge is how long a browser keeps its seat: long enough to come back to
+// a game, short enough not to pile up.
+const seatAge = 7 * 24 * time.Hour
+
+// setSeat gives the browser the seat's token for this game only.
+func setSeat(c echo.Context, game, token string) {
+	c.SetCookie(&http.Cookie{
+		Name: seatCookie, Value: token, Path: "/games/" + game, MaxAge: int(seatAge.Seconds()),
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure(c),
+	})
+}
+
+func setName(c echo.Context, name string) {
+	c.SetCookie(&http.Cookie{Name: nameCookie, Value: url.QueryEscape(name), Path: "/", MaxAge: 365 * 24 * 3600,
+		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure(c)})
+}
+
+func secure(c echo.Context) bool { return c.Request().TLS != nil }
+
+func lastName(c echo.Context) string {
+	if k, err := c.Cookie(nameCookie); err == nil {
+		if name, err := url.QueryUnescape(k.Value); err == nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// identify is the seat this browser holds at the game, or the spectator's,
+// and the request's context carrying the token for the table to check again.
+func (h *Handler) identify(c echo.Context, game string) (int, context.Context) {
+	ctx := c.Request().Context()
+	k, err := c.Cookie(seatCookie)
+	if err != nil || k.Value == "" {
+		return engine.Spectator, ctx
+	}
+	seat, err := h.games.Authenticate(ctx, game, k.Value)
+	if err != nil {
+		return engine.Spectator, ctx
+	}
+	return seat, live.WithToken(ctx, k.Value)
+}
+
+// seated is identify for a change only a seated player may make.
+func (h *Handler) seated(c echo.Context, game string) (int, context.Context, error) {
+	seat, ctx := h.identify(c, game)
+	if seat == engine.Spectator {
+		return 0, ctx, &pageError{status: http.StatusUnauthorized, title: "Not seated",
+			message: "You don't have a seat at this table: take one from the game's page."}
+	}
+	return seat, ctx, nil
+}
+
+func gameID(c echo.Context) string { return strings.ToLower(strings.TrimSpace(c.Param("id"))) }

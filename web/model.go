@@ -1,0 +1,632 @@
+package web
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/views"
+)
+
+// screen is what a seat sees of a game: the waiting room before the start,
+// else the table. It translates the frame into the views' models and decides
+// nothing the engine has not.
+func screen(f live.Frame, now time.Time) (*views.Waiting, *views.Table) {
+	if f.View == nil {
+		w := waitingModel(f)
+		return &w, nil
+	}
+	t := tableModel(f, now)
+	return nil, &t
+}
+
+func waitingModel(f live.Frame) views.Waiting {
+	g := f.Game
+	isHost := f.Seat == g.Host && f.Seat != engine.Spectator
+	w := views.Waiting{
+		Game: g.ID, Code: g.ID, ShareURL: "/games/" + g.ID, Settings: settingsLine(g.Options),
+		IsHost: isHost, Spectator: f.Seat == engine.Spectator && g.Status == live.StatusOpen,
+		Levels: levelChoices(),
+	}
+	seated, empty := 0, 0
+	for _, s := range g.Seats {
+		c := seatCell(s, f.Seat, g.Host)
+		c.Removable = isHost && s.Kind == live.SeatBot
+		w.Seats = append(w.Seats, c)
+		if s.Kind == live.SeatEmpty {
+			empty++
+		} else {
+			seated++
+		}
+	}
+	w.CanAddBot = isHost && empty > 0
+	w.CanStart = isHost && seated >= engine.MinSeats
+	w.StartLabel = "Start the game"
+	if !w.CanStart {
+		w.StartLabel = fmt.Sprintf("Start (%d players at least)", engine.MinSeats)
+	}
+	switch {
+	case g.Status != live.StatusOpen:
+		w.Status = "This game was ended before it started."
+	case isHost && w.CanStart:
+		w.Status = fmt.Sprintf("%d seated. Invite friends or add bots, then start.", seated)
+	case isHost:
+		w.Status = fmt.Sprintf("%d seated: a game needs %d. Invite friends or add bots.", seated, engine.MinSeats)
+	case f.Seat == engine.Spectator:
+		w.Status = "Take a seat to play, or watch once it starts."
+	default:
+		w.Status = "You're in. Waiting for " + g.Seats[g.Host].Name + " to start."
+	}
+	return w
+}
+
+func seatCell(s live.SeatInfo, me, host int) views.SeatCell {
+	c := views.SeatCell{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), You: s.Seat == me, Host: s.Seat == host,
+		Away: s.Away, Covered: s.Covered}
+	if s.Bot != nil && s.Kind == live.SeatBot {
+		// A bot is known by its style; its level is the line under it.
+		c.Name, c.Style = capital(s.Bot.Style)+" bot", s.Bot.Level
+	}
+	return c
+}
+
+// settingsLine is a table's settings in a few words.
+func settingsLine(o engine.Options) string {
+	sneak := "no sneaking"
+	if o.Sneak > 0 {
+		sneak = "sneak up to " + strconv.Itoa(o.Sneak)
+	}
+	return fmt.Sprintf("%s · %s to call · %s bots", capital(sneak), seconds(o.Window), o.Pace)
+}
+
+func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s" }
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// names are the seats' display names by seat number, "you" for me.
+type names struct {
+	seats []live.SeatInfo
+	me    int
+}
+
+func (n names) name(seat int) string {
+	if seat == n.me {
+		return "You"
+	}
+	if seat >= 0 && seat < len(n.seats) {
+		if s := n.seats[seat]; s.Kind == live.SeatBot && s.Bot != nil {
+			return capital(s.Bot.Style) + " bot"
+		}
+		return n.seats[seat].Name
+	}
+	return "Someone"
+}
+
+// object is a name as the object of a sentence: "you" for me.
+func (n names) object(seat int) string {
+	if seat == n.me {
+		return "you"
+	}
+	return n.name(seat)
+}
+
+func (n names) possessive(seat int) string {
+	if seat == n.me {
+		return "Your"
+	}
+	return n.name(seat) + "'s"
+}
+
+func tableModel(f live.Frame, now time.Time) views.Table {
+	v := f.View
+	g := f.Game
+	me := f.Seat
+	nm := names{seats: g.Seats, me: me}
+	t := views.Table{
+		Game: g.ID, No: v.Plays, Status: string(g.Status),
+		Bar: views.Bar{Title: "Bullshit", Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
+	}
+	t.Seats = seatStrip(f, nm, now)
+	t.Horseshoe = len(t.Seats) >= 5
+	t.Middle = middleModel(v, nm, now)
+	t.Hand = handModel(g.ID, v)
+	t.Dock, t.Teach = dockModel(g, v, nm)
+	t.Reveal = revealModel(v, nm, now)
+	if v.Phase == engine.PhaseOver {
+		r := resultModel(g, v, nm)
+		t.Result = &r
+	}
+	return t
+}
+
+// seatStrip is the seats from the player's left round to their right, the
+// player last; a spectator sees them from seat 0.
+func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
+	v := f.View
+	n := len(v.Seats)
+	first := 0
+	if f.Seat != engine.Spectator {
+		first = f.Seat + 1
+	}
+	deciding := map[int]engine.Think{}
+	for _, d := range v.Deciding {
+		deciding[d.Seat] = d.Think
+	}
+	var before map[int]string
+	if v.Reveal != nil {
+		before = countsBeforeSweep(v)
+	}
+	cells := make([]views.SeatCell, 0, n)
+	for k := range n {
+		seat := (first + k) % n
+		sv := v.Seats[seat]
+		var info live.SeatInfo
+		if seat < len(f.Game.Seats) {
+			info = f.Game.Seats[seat]
+		}
+		c := seatCell(info, f.Seat, f.Game.Host)
+		c.Seat = seat
+		if c.You {
+			c.Name = "You"
+		}
+		c.Count = sv.Hand.String()
+		c.Before = before[seat]
+		c.Sweep = sweep(v, now)
+		_, c.Turn = deciding[seat]
+		c.Turn = c.Turn && v.Phase != engine.PhaseCall
+		c.Bubble = bubble(v, seat)
+		cells = append(cells, c)
+	}
+	placeHorseshoe(cells)
+	return cells
+}
+
+// horseshoeSides is how many seats go down each side of the horseshoe, by
+// the number of other seats; the rest go across the top.
+var horseshoeSides = map[int]int{4: 1, 5: 1, 6: 2, 7: 2, 8: 2, 9: 3, 10: 3}
+
+// placeHorseshoe gives each seat its cell in the horseshoe: up the left from
+// the player's left, across the top, down the right to their right. The
+// player's own seat, last, stays out of it.
+func placeHorseshoe(cells []views.SeatCell) {
+	others := cells
+	if n := len(cells); n > 0 && cells[n-1].You {
+		others = cells[:n-1]
+	}
+	side, ok := horseshoeSides[len(others)]
+	if !ok {
+		return
+	}
+	top := len(others) - 2*side
+	span := 12 / top
+	for i := range others {
+		c := &others[i]
+		switch {
+		case i < side: // up the left
+			c.Row, c.Col, c.Span = 1+side-i, 1, 3
+		case i < side+top: // across the top
+			c.Row, c.Col, c.Span = 1, 1+(i-side)*span, span
+		default: // down the right
+			c.Row, c.Col, c.Span = 2+(i-side-top), 10, 3
+		}
+	}
+}
+
+// bubble is what a seat is doing, in a word or two.
+func bubble(v *engine.View, seat int) string {
+	l := v.Last
+	switch v.Phase {
+	case engine.PhasePlay:
+		if seat == v.Turn {
+			return "Playing…"
+		}
+	case engine.PhaseCall:
+		if l != nil && seat == l.Seat {
+			return "Claims " + strconv.Itoa(l.Claim)
+		}
+		if v.Seats[seat].Passed {
+			return "Let it go"
+		}
+	case engine.PhaseReveal:
+		if v.Reveal != nil && seat == v.Reveal.Caller {
+			return "Bullshit!"
+		}
+	case engine.PhaseGive:
+		if v.Give != nil && seat == v.Give.Caller {
+			return "Picking…"
+		}
+	case engine.PhaseOver:
+		for _, r := range v.Result {
+			if r.Seat == seat && r.Place.Place == 1 && r.Left == 0 {
+				return "Out!"
+			}
+		}
+	}
+	return ""
+}
+
+// countsBeforeSweep are the counts the reveal holds still until the sweep
+// lands: the loser's hand before the pile came to it, where the table could
+// tell it.
+func countsBeforeSweep(v *engine.View) map[int]string {
+	r := v.Reveal
+	after := v.Seats[r.Loser].Hand
+	var was engine.Range
+	switch {
+	case v.Last != nil && r.Loser == v.Last.Seat:
+		was = v.Last.Sizes.Hand[1]
+	case r.Loser == v.Seat && r.Took.Exact():
+		was = engine.Seen(len(v.Hand)-r.Took.Lo, engine.HandKind)
+	default:
+		var ok bool
+		if was, ok = rangeBefore(after, r.Took); !ok {
+			return nil
+		}
+	}
+	return map[int]string{r.Loser: was.String()}
+}
+
+// sweep is when the reveal's sweep lands, in seconds from now.
+func sweep(v *engine.View, now time.Time) float64 {
+	if v.Reveal == nil {
+		return 0
+	}
+	for _, b := range v.Reveal.Beats {
+		if b.Cue == engine.CueTake {
+			return b.At.Add(engine.RevealBeats[engine.CueTake]).Sub(now).Seconds()
+		}
+	}
+	return 0
+}
+
+// rangeBefore is how a hand that now looks like after looked before it took
+// a pile that looked like took, when every possibility looks the same.
+func rangeBefore(after, took engine.Range) (engine.Range, bool) {
+	const most = 2 * 52
+	hiA, hiT := after.Hi, took.Hi
+	if hiA == engine.Open {
+		hiA = most
+	}
+	if hiT == engine.Open {
+		hiT = most
+	}
+	var seen engine.Range
+	found := false
+	for n := after.Lo; n <= hiA; n++ {
+		for k := took.Lo; k <= hiT && k <= n; k++ {
+			r := engine.Seen(n-k, engine.HandKind)
+			if found && r != seen {
+				return engine.Range{}, false
+			}
+			seen, found = r, true
+		}
+	}
+	return seen, found
+}
+
+func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
+	rank := v.Rank
+	if v.Last != nil && v.Phase != engine.PhasePlay && v.Phase != engine.PhaseOver {
+		rank = v.Last.Rank
+	}
+	m := views.Middle{RankCode: rankCode(rank), Rank: rank.Name(true), Pile: pileWords(v.Pile)}
+	if l := v.Last; l != nil {
+		m.Claim = nm.name(l.Seat) + " " + claimVerb(l.Seat == nm.me) + " " + count(l.Rank, l.Claim)
+		if l.Out && !l.Shown {
+			m.Claim += " to go out"
+		}
+		m.Sizes = fmt.Sprintf("%s hand %s → %s · pile %s → %s", nm.possessive(l.Seat), l.Sizes.Hand[0], l.Sizes.Hand[1], l.Sizes.Pile[0], l.Sizes.Pile[1])
+		if v.Phase == engine.PhaseReveal {
+			m.PileBefore = pileWords(l.Sizes.Pile[1])
+			m.Sweep = sweep(v, now)
+		}
+	}
+	m.Doubt = v.Doubt
+	m.Clock = clockModel(v, now)
+	return m
+}
+
+// count says n cards of a rank: "one king", "one 7", "2 kings".
+func count(r engine.Rank, n int) string {
+	if n == 1 {
+		return "one " + r.Name(false)
+	}
+	return r.Count(n)
+}
+
+func claimVerb(you bool) string {
+	if you {
+		return "claim"
+	}
+	return "claims"
+}
+
+// rankCode is the rank as a card prints it.
+func rankCode(r engine.Rank) string {
+	if r == engine.Ten {
+		return "10"
+	}
+	return r.String()
+}
+
+func pileWords(r engine.Range) string {
+	switch {
+	case r.Hi == 0:
+		return "Pile · empty"
+	case r.Exact() && r.Lo == 1:
+		return "Pile · 1 card"
+	}
+	return "Pile · " + r.String() + " cards"
+}
+
+// clockModel draws the call window and the hand-over as a bar emptying.
+func clockModel(v *engine.View, now time.Time) views.Clock {
+	var total time.Duration
+	label := ""
+	switch v.Phase {
+	case engine.PhaseCall:
+		total, label = v.Options.Window, "Time to call"
+	case engine.PhaseGive:
+		total, label = engine.GiveTime, "Time to hand over"
+	default:
+		return views.Clock{}
+	}
+	if v.Closes.IsZero() {
+		return views.Clock{}
+	}
+	left := max(0, min(v.Closes.Sub(now), total))
+	c := views.Clock{Key: fmt.Sprintf("%d-%s", v.Plays, v.Phase), Total: total.Seconds(), Left: left.Seconds(), Label: label, SayAt: -1}
+	if left > 2*time.Second {
+		c.SayAt = (left - 2*time.Second).Seconds()
+	}
+	return c
+}
+
+var suitSigns = map[engine.Suit]string{engine.Spades: "♠", engine.Hearts: "♥", engine.Diamonds: "♦", engine.Clubs: "♣"}
+
+func cardModel(c engine.Card) views.Card {
+	s := c.Suit()
+	return views.Card{Code: c.String(), Rank: rankCode(c.Rank()), Suit: suitSigns[s], Name: c.Name(),
+		Red: s == engine.Hearts || s == engine.Diamonds}
+}
+
+func handModel(game string, v *engine.View) views.Hand {
+	h := views.Hand{Game: game, No: v.Plays, Spectator: v.Seat == engine.Spectator}
+	var picks []engine.Card
+	switch {
+	case slices.Contains(v.Can, engine.ActPlay):
+		h.Selectable, h.PickKey = true, "play-"+strconv.Itoa(v.Plays)
+		for _, c := range v.Hand {
+			if c.Rank() == v.Rank && len(picks) < v.MaxClaim {
+				picks = append(picks, c)
+			}
+		}
+	case slices.Contains(v.Can, engine.ActGive) && v.Give != nil:
+		h.Selectable, h.PickKey = true, "give-"+strconv.Itoa(v.Plays)
+		picks = v.Give.Suggested
+	}
+	h.Cards = make([]views.Card, len(v.Hand))
+	for i, c := range v.Hand {
+		h.Cards[i] = cardModel(c)
+		h.Cards[i].Lit = c.Rank() == v.Rank
+		h.Cards[i].Picked = slices.Contains(picks, c)
+	}
+	switch {
+	case h.Spectator:
+		h.Empty = "You're watching: the hands stay hidden."
+	case len(v.Hand) == 0:
+		h.Empty = "No cards left."
+	}
+	return h
+}
+
+func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
+	me := v.Seat
+	d := views.Dock{Game: g.ID, No: v.Plays, Spectator: me == engine.Spectator}
+	sortBtn := &views.Move{ID: "sort", Label: "Sort", Key: "O"}
+	claim := &views.Move{ID: "claim", Label: "Claim", Key: "C", Action: "play", Disabled: true}
+	can := func(k engine.ActionKind) bool { return slices.Contains(v.Can, k) }
+	teach := ""
+	switch {
+	case me == engine.Spectator:
+		d.Status = "You're watching this game."
+		if v.Phase == engine.PhaseOver {
+			d.Status = "The game is over."
+		}
+		return d, ""
+	case v.Phase == engine.PhaseOver:
+		d.Status = "The game is over."
+		return d, ""
+	case can(engine.ActPlay):
+		picked := 0
+		for _, c := range v.Hand {
+			if c.Rank() == v.Rank && picked < v.MaxClaim {
+				picked++
+			}
+		}
+		d.Status = "Your turn: claim " + v.Rank.Name(true) + "."
+		claim.Disabled = false
+		claim.Label = claimLabel(v.Rank, picked, 0)
+		d.Left, d.Right = sortBtn, claim
+		if v.Options.Sneak > 0 {
+			d.Sneak = &views.Sneak{Max: v.Options.Sneak}
+		}
+		teach = "claim"
+	case can(engine.ActCall):
+		d.Status = fmt.Sprintf("%s %s %s. Call it or let it go.", nm.name(v.Last.Seat), claimVerb(false), count(v.Last.Rank, v.Last.Claim))
+		d.Left = &views.Move{ID: "let-go", Label: "Let it go", Key: "G", Action: "pass"}
+		d.Right = &views.Move{ID: "call", Label: "Bullshit!", Key: "B", Action: "call", Big: true}
+	case can(engine.ActGive):
+		d.Status = fmt.Sprintf("Caught! Pick %s to hand %s.", cardsWord(v.Give.Count), nm.object(v.Give.Seat))
+		d.Left = sortBtn
+		d.Right = &views.Move{ID: "give", Label: "Hand over", Key: "C", Action: "give"}
+		teach = "give"
+	case v.Phase == engine.PhaseCall && v.Last != nil && v.Last.Seat == me:
+		d.Status = "Will anyone call it?"
+		d.Left, d.Right = sortBtn, claim
+	case v.Phase == engine.PhaseCall:
+		d.Status = "You let it go."
+		d.Left = &views.Move{ID: "let-go", Label: "Let it go", Key: "G", Disabled: true}
+		d.Right = &views.Move{ID: "call", Label: "Bullshit!", Key: "B", Big: true, Disabled: true}
+	case v.Phase == engine.PhaseReveal && v.Reveal != nil:
+		d.Status = shoutLine(v.Reveal.Caller, v.Reveal.Seat, nm)
+		d.Left, d.Right = sortBtn, claim
+	case v.Phase == engine.PhaseGive && v.Give != nil:
+		if v.Give.Seat == me {
+			d.Status = fmt.Sprintf("Caught sneaking: %s picks %s to hand you.", nm.name(v.Give.Caller), cardsWord(v.Give.Count))
+		} else {
+			d.Status = fmt.Sprintf("%s hands %s %s.", nm.name(v.Give.Caller), nm.object(v.Give.Seat), cardsWord(v.Give.Count))
+		}
+		d.Left, d.Right = sortBtn, claim
+	default:
+		d.Status = fmt.Sprintf("%s to play %s.", nm.name(v.Turn), v.Rank.Name(true))
+		d.Left, d.Right = sortBtn, claim
+	}
+	return d, teach
+}
+
+func cardsWord(n int) string {
+	if n == 1 {
+		return "a card"
+	}
+	return strconv.Itoa(n) + " cards"
+}
+
+// claimLabel is the claim button's words: "Claim 2 kings", "+1" with a sneak.
+func claimLabel(r engine.Rank, picked, sneak int) string {
+	claim := picked - sneak
+	if claim <= 0 {
+		return "Pick cards to claim"
+	}
+	s := "Claim " + count(r, claim)
+	if sneak > 0 {
+		s += " +" + strconv.Itoa(sneak)
+	}
+	return s
+}
+
+func shoutLine(caller, seat int, nm names) string {
+	return nm.name(caller) + " called it on " + nm.object(seat)
+}
+
+// revealModel times the four beats from the view's own times, relative to
+// now: a late render gets negative delays and lands in the right beat.
+func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
+	r := v.Reveal
+	if r == nil || len(r.Beats) < 4 {
+		return nil
+	}
+	at := func(c engine.Cue) float64 {
+		for _, b := range r.Beats {
+			if b.Cue == c {
+				return b.At.Sub(now).Seconds()
+			}
+		}
+		return 0
+	}
+	m := &views.Reveal{
+		Key:    strconv.Itoa(v.Last.No),
+		Shout:  shoutLine(r.Caller, r.Seat, nm),
+		Shout0: at(engine.CueShout), Flip0: at(engine.CueFlip), Verdict0: at(engine.CueVerdict), Take0: at(engine.CueTake),
+		End: v.Closes.Sub(now).Seconds(),
+	}
+	for _, c := range r.Cards {
+		cm := cardModel(c)
+		cm.Lit = c.Rank() == v.Last.Rank
+		m.Cards = append(m.Cards, cm)
+	}
+	m.FlipEach = (m.Verdict0 - m.Flip0) / float64(max(1, len(r.Cards)))
+	switch {
+	case r.Sneaked > 0:
+		m.Verdict, m.Tone = "Caught sneaking!", "lie"
+	case !r.Truth:
+		m.Verdict, m.Tone = "Lie!", "lie"
+	default:
+		m.Verdict, m.Tone = "Truth!", "truth"
+	}
+	took := r.Took.String()
+	if r.Loser == v.Seat {
+		m.Take = "You take the pile: " + took + " " + plural(r.Took, "card comes", "cards come") + " to your hand."
+	} else {
+		m.Take = nm.name(r.Loser) + " takes the pile: " + took + " " + plural(r.Took, "card", "cards") + "."
+	}
+	if r.Given > 0 {
+		m.Take += " " + nm.name(r.Caller) + " hands " + nm.object(r.Seat) + " " + cardsWord(r.Given) + " next."
+	}
+	return m
+}
+
+func plural(r engine.Range, one, many string) string {
+	if r.Exact() && r.Lo == 1 {
+		return one
+	}
+	return many
+}
+
+func resultModel(g live.Summary, v *engine.View, nm names) views.Result {
+	r := views.Result{Game: g.ID, CanPlayAgain: v.Seat != engine.Spectator}
+	for _, row := range v.Result {
+		r.Rows = append(r.Rows, views.ResultRow{Place: row.Place.Place, Left: row.Left, Sneaked: row.Sneaked, Caught: row.Caught,
+			Calls: row.Calls, Right: row.Right, Name: nm.name(row.Seat), You: row.Seat == v.Seat})
+	}
+	switch {
+	case v.Ended:
+		r.Headline = "The host ended the game."
+	case v.Capped:
+		r.Headline = fmt.Sprintf("%d plays: the fewest cards win.", engine.PlayCap)
+	case len(v.Result) > 0 && v.Result[0].Seat == v.Seat:
+		r.Headline = "You win!"
+	case len(v.Result) > 0:
+		r.Headline = nm.name(v.Result[0].Seat) + " wins!"
+	default:
+		r.Headline = "Game over."
+	}
+	r.ShareText = shareText(v, nm)
+	return r
+}
+
+// shareText is a line or two to paste to friends.
+func shareText(v *engine.View, nm names) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Bullshit, %d players, %d plays.", len(v.Seats), v.Plays)
+	for _, row := range v.Result {
+		if row.Seat == v.Seat {
+			fmt.Fprintf(&b, " I came %s with %d %s left", ordinal(row.Place.Place), row.Left, map[bool]string{true: "card", false: "cards"}[row.Left == 1])
+			if row.Sneaked > 0 {
+				fmt.Fprintf(&b, ", sneaked %d past everyone", row.Sneaked)
+			}
+			b.WriteString(".")
+		}
+	}
+	if len(v.Result) > 0 && v.Result[0].Seat != v.Seat {
+		fmt.Fprintf(&b, " %s won.", nm.name(v.Result[0].Seat))
+	}
+	return b.String()
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+func levelChoices() []views.Choice {
+	return []views.Choice{{Value: "easy", Label: "Easy"}, {Value: "medium", Label: "Medium", Selected: true}, {Value: "hard", Label: "Hard"}}
+}

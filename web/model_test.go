@@ -1,0 +1,204 @@
+package web
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/views"
+)
+
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// game is a summary of n seats: Ada hosting, people then bots.
+func game(n int) live.Summary {
+	g := live.Summary{ID: "abcd1234", Status: live.StatusLive, Options: engine.Standard(n)}
+	for i := range n {
+		s := live.SeatInfo{Seat: i, Kind: live.SeatPerson, Name: fmt.Sprintf("P%d", i)}
+		if i >= 2 {
+			s.Kind, s.Name, s.Bot = live.SeatBot, "Bold bot (medium)", &live.BotSpec{Level: "medium", Style: "bold"}
+		}
+		if i < 2 {
+			s.Name = []string{"Ada", "Ben"}[i]
+		}
+		g.Seats = append(g.Seats, s)
+	}
+	return g
+}
+
+// dealt is a game of n seats just dealt, and its state.
+func dealt(t testing.TB, n int) (*engine.State, live.Summary) {
+	t.Helper()
+	s, err := engine.New(engine.Standard(n), 7, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, game(n)
+}
+
+func frameOf(s *engine.State, g live.Summary, seat int) live.Frame {
+	v := s.View(seat)
+	return live.Frame{Game: g, Seat: seat, View: &v, Revision: v.Version}
+}
+
+// play has the seat whose turn it is claim its first card, truthfully or not.
+func play(t testing.TB, s *engine.State, at time.Time) engine.View {
+	t.Helper()
+	v := s.View(s.View(engine.Spectator).Turn)
+	if err := s.Apply(engine.Action{Kind: engine.ActPlay, Seat: v.Seat, No: v.Plays, Cards: v.Hand[:1]}, at); err != nil {
+		t.Fatal(err)
+	}
+	return s.View(v.Seat)
+}
+
+func TestSeatStripFromYourLeft(t *testing.T) {
+	s, g := dealt(t, 6)
+	tests := []struct {
+		seat int
+		want []int
+	}{
+		{0, []int{1, 2, 3, 4, 5, 0}},
+		{3, []int{4, 5, 0, 1, 2, 3}},
+		{engine.Spectator, []int{0, 1, 2, 3, 4, 5}},
+	}
+	for _, tt := range tests {
+		cells := seatStrip(frameOf(s, g, tt.seat), names{seats: g.Seats, me: tt.seat}, t0)
+		var got []int
+		for _, c := range cells {
+			got = append(got, c.Seat)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("seat %d: got %v, want %v", tt.seat, got, tt.want)
+		}
+		if tt.seat >= 0 && (!cells[len(cells)-1].You || cells[len(cells)-1].Name != "You") {
+			t.Errorf("seat %d: the last cell is %+v, want the player", tt.seat, cells[len(cells)-1])
+		}
+	}
+	cells := seatStrip(frameOf(s, g, 0), names{seats: g.Seats, me: 0}, t0)
+	if c := cells[1]; c.Name != "Bold bot" || c.Style != "medium" || c.Count != "9-10" {
+		t.Errorf("a bot's cell: got name %q style %q count %q, want Bold bot, medium, 9-10", c.Name, c.Style, c.Count)
+	}
+}
+
+func TestHorseshoe(t *testing.T) {
+	for others, want := range map[int]string{
+		4: "[2 1 3] [1 1 6] [1 7 6] [2 10 3]",
+		5: "[2 1 3] [1 1 4] [1 5 4] [1 9 4] [2 10 3]",
+		7: "[3 1 3] [2 1 3] [1 1 4] [1 5 4] [1 9 4] [2 10 3] [3 10 3]",
+		9: "[4 1 3] [3 1 3] [2 1 3] [1 1 4] [1 5 4] [1 9 4] [2 10 3] [3 10 3] [4 10 3]",
+	} {
+		cells := make([]views.SeatCell, others+1)
+		cells[others].You = true
+		placeHorseshoe(cells)
+		var got []string
+		for _, c := range cells[:others] {
+			got = append(got, fmt.Sprint([]int{c.Row, c.Col, c.Span}))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%d others: got %s, want %s", others, strings.Join(got, " "), want)
+		}
+		if c := cells[others]; c.Row != 0 {
+			t.Errorf("%d others: the player's own seat is placed at row %d, want none", others, c.Row)
+		}
+	}
+}
+
+func TestRangeBefore(t *testing.T) {
+	tests := []struct {
+		after, took engine.Range
+		want        string
+		ok          bool
+	}{
+		{engine.Range{Lo: 7, Hi: 7}, engine.Range{Lo: 3, Hi: 3}, "4", true},
+		{engine.Range{Lo: 9, Hi: 10}, engine.Range{Lo: 2, Hi: 2}, "", false}, // 7 or 8: can't tell
+		{engine.Range{Lo: 14, Hi: 17}, engine.Range{Lo: 1, Hi: 1}, "", false},
+	}
+	for _, tt := range tests {
+		got, ok := rangeBefore(tt.after, tt.took)
+		if ok != tt.ok || (ok && got.String() != tt.want) {
+			t.Errorf("rangeBefore(%v, %v): got %v %v, want %q %v", tt.after, tt.took, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+func TestSneakHint(t *testing.T) {
+	s, _ := dealt(t, 4)
+	v := s.View(s.View(engine.Spectator).Turn)
+	of := func(n int) []engine.Card { return v.Hand[:n] }
+	tests := []struct {
+		name      string
+		picked    []engine.Card
+		sneak     int
+		status    string
+		claimWord string
+	}{
+		{"nothing picked", nil, 0, "pick the cards", "Pick cards to claim"},
+		{"sneaking all", of(1), 1, "at least one is claimed", "Pick cards to claim"},
+		{"one claimed, one sneaked", of(2), 1, "neaking 1", "Claim one ace +1"},
+	}
+	for _, tt := range tests {
+		status, label := sneakHint(v, tt.picked, tt.sneak)
+		if !strings.Contains(status, tt.status) || label != tt.claimWord {
+			t.Errorf("%s: got %q / %q, want %q / %q", tt.name, status, label, tt.status, tt.claimWord)
+		}
+	}
+	// The counts: a sneak from an exact hand shows, and the hint says so.
+	v.Hand = v.Hand[:5]
+	status, _ := sneakHint(v, v.Hand[:3], 1)
+	if want := engine.SneakMayShow(5, v.Pile, 2, 1); want != strings.Contains(status, "might show") {
+		t.Errorf("a sneak from 5 cards: got %q, want it to say it might show: %v", status, want)
+	}
+}
+
+// TestRevealLandsInTheRightBeat: a frame rendered late gets negative delays,
+// so its animations stand in the beat the table is in.
+func TestRevealLandsInTheRightBeat(t *testing.T) {
+	s, g := dealt(t, 4)
+	at := t0.Add(time.Second)
+	last := play(t, s, at)
+	caller := (last.Seat + 1) % 4
+	if err := s.Apply(engine.Action{Kind: engine.ActCall, Seat: caller, No: last.Plays}, at.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	f := frameOf(s, g, caller)
+	beats := f.View.Reveal.Beats
+	late := beats[2].At.Add(100 * time.Millisecond) // in the verdict
+	_, tb := screen(f, late)
+	r := tb.Reveal
+	if r == nil {
+		t.Fatal("no reveal")
+	}
+	if !(r.Shout0 < 0 && r.Flip0 < 0 && r.Verdict0 < 0 && r.Take0 > 0) {
+		t.Errorf("delays at the verdict: got shout %.2f flip %.2f verdict %.2f take %.2f, want the first three past", r.Shout0, r.Flip0, r.Verdict0, r.Take0)
+	}
+	if !strings.HasPrefix(r.Shout, "You called it on ") {
+		t.Errorf("the caller's shout: got %q", r.Shout)
+	}
+	if tb.Dock.Right == nil || !tb.Dock.Right.Disabled {
+		t.Errorf("moves during a reveal: got %+v, want disabled", tb.Dock.Right)
+	}
+	_, other := screen(frameOf(s, g, last.Seat), late)
+	if want := "called it on you"; !strings.Contains(other.Reveal.Shout, want) {
+		t.Errorf("the player's shout: got %q, want %q", other.Reveal.Shout, want)
+	}
+}
+
+func TestClockAndClaim(t *testing.T) {
+	s, g := dealt(t, 4)
+	last := play(t, s, t0.Add(time.Second))
+	f := frameOf(s, g, (last.Seat+1)%4)
+	_, tb := screen(f, t0.Add(3*time.Second))
+	c := tb.Middle.Clock
+	if c.Key == "" || c.Total != 6 || c.Left != 4 || c.SayAt != 2 {
+		t.Errorf("the call window's clock: got %+v, want 6 s in all, 4 left, said in 2", c)
+	}
+	if !strings.Contains(tb.Middle.Claim, "claims one ace") || !strings.Contains(tb.Middle.Sizes, "hand 11-13 → 11-13 · pile 0 → 1") {
+		t.Errorf("claim %q, sizes %q", tb.Middle.Claim, tb.Middle.Sizes)
+	}
+	if tb.Dock.Right == nil || tb.Dock.Right.ID != "call" || tb.Dock.Left.ID != "let-go" {
+		t.Errorf("the call window's moves: got %+v / %+v", tb.Dock.Left, tb.Dock.Right)
+	}
+}

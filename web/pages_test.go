@@ -1,0 +1,206 @@
+package web_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// TestCreateSeatsTheHost opens a table from the lobby's form: the browser
+// gets the seat's token in a cookie scoped to the game, and a reload of the
+// game's page finds the seat again.
+func TestCreateSeatsTheHost(t *testing.T) {
+	s := newSite(t)
+	b := s.browser()
+	// Without following the redirect, to read the Set-Cookie header.
+	b.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	p := b.form("/games", url.Values{"name": {"Ada"}, "bots": {"3"}, "sneak": {"1"}, "window": {"10"}, "pace": {"relaxed"}, "bot_level": {"hard"}})
+	if p.status != http.StatusSeeOther {
+		t.Fatalf("create: got %d, want 303", p.status)
+	}
+	id := strings.TrimPrefix(p.header.Get("Location"), "/games/")
+	var seat *http.Cookie
+	for _, c := range (&http.Response{Header: p.header}).Cookies() {
+		if c.Name == "seat" {
+			seat = c
+		}
+	}
+	switch {
+	case seat == nil:
+		t.Fatal("no seat cookie")
+	case seat.Path != "/games/"+id || !seat.HttpOnly || seat.SameSite != http.SameSiteLaxMode || seat.Secure:
+		t.Fatalf("seat cookie: got path %q httponly %v samesite %v secure %v; want /games/%s, HttpOnly, Lax, not Secure over plain HTTP",
+			seat.Path, seat.HttpOnly, seat.SameSite, seat.Secure, id)
+	}
+	g, err := s.mgr.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Options.Sneak != 1 || g.Options.Window.Seconds() != 10 || g.Options.Pace != engine.Relaxed {
+		t.Errorf("options: got %+v, want sneak 1, 10 s, relaxed", g.Options)
+	}
+	bots := 0
+	for _, st := range g.Seats {
+		if st.Kind == live.SeatBot {
+			bots++
+			if st.Bot.Level != "hard" {
+				t.Errorf("bot level: got %s, want hard", st.Bot.Level)
+			}
+		}
+	}
+	if bots != 3 {
+		t.Errorf("bots: got %d, want 3", bots)
+	}
+
+	b.c.CheckRedirect = nil
+	w := b.get("/games/" + id)
+	if byID(w.doc, "start") == nil || byID(w.doc, "add-bot") == nil {
+		t.Fatalf("the host's waiting room has no start or add-bot control:\n%s", w.body)
+	}
+	if n := len(findAll(w.doc, hasClass("remove-bot"))); n != 3 {
+		t.Errorf("remove-bot buttons: got %d, want 3", n)
+	}
+	if link := attr(byID(w.doc, "share-link"), "value"); !strings.HasSuffix(link, "/games/"+id) {
+		t.Errorf("share link: got %q, want one ending /games/%s", link, id)
+	}
+}
+
+// TestJoinAndTakeASeat: a second browser opens the link as a spectator, sees
+// "Take a seat", takes it, and the host's waiting room shows them.
+func TestJoinAndTakeASeat(t *testing.T) {
+	s := newSite(t)
+	host := s.browser()
+	id := host.create("Ada", "1")
+
+	guest := s.browser()
+	p := guest.get("/games/" + id)
+	if byID(p.doc, "take-seat") == nil || byID(p.doc, "start") != nil {
+		t.Fatalf("a spectator's waiting room: want #take-seat and no #start:\n%s", p.body)
+	}
+	p = guest.htmx(http.MethodPost, "/games/"+id+"/join", url.Values{"name": {"Ben"}})
+	if got := p.header.Get("HX-Redirect"); got != "/games/"+id {
+		t.Fatalf("taking a seat: got HX-Redirect %q (status %d), want /games/%s", got, p.status, id)
+	}
+	p = guest.get("/games/" + id)
+	if byID(p.doc, "take-seat") != nil {
+		t.Fatal("a seated guest is still offered a seat")
+	}
+	hp := host.htmx(http.MethodGet, "/games/"+id+"/frame", nil)
+	seats := findAll(byID(hp.doc, "waiting"), hasClass("seat"))
+	if len(seats) < 3 || !strings.Contains(text(seats[2]), "Ben") {
+		t.Fatalf("the host's frame after Ben joined: seats %d, third %q", len(seats), text(seats[2]))
+	}
+
+	// Joining by code from the lobby seats a third browser.
+	third := s.browser()
+	p = third.form("/join", url.Values{"code": {strings.ToUpper(id)}, "name": {"Cy"}})
+	if p.url != "/games/"+id || byID(p.doc, "take-seat") != nil {
+		t.Fatalf("joining by code: landed on %s with take-seat %v", p.url, byID(p.doc, "take-seat") != nil)
+	}
+	p = third.form("/join", url.Values{"code": {"nosuchgame"}, "name": {"Cy"}})
+	if p.status != http.StatusNotFound || !strings.Contains(text(find(p.doc, hasClass("alert"))), "no game") {
+		t.Fatalf("joining a game that doesn't exist: got %d %q", p.status, text(find(p.doc, hasClass("alert"))))
+	}
+}
+
+// TestForgedPostsChangeNothing: posts from another site, without the form's
+// token, or without the seat's cookie are refused and change nothing.
+func TestForgedPostsChangeNothing(t *testing.T) {
+	s := newSite(t)
+	host := s.browser()
+	id := host.create("Ada", "3")
+	if p := host.htmx(http.MethodPost, "/games/"+id+"/start", nil); p.status != http.StatusOK {
+		t.Fatalf("start: got %d", p.status)
+	}
+	ctx := context.Background()
+	before, err := s.mgr.View(ctx, id, engine.Spectator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := func() int {
+		l, err := s.mgr.List(ctx, "", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(l)
+	}
+	n := games()
+	stranger := s.browser()
+	move := url.Values{"no": {"0"}, "card": {"AS"}}
+	tests := []struct {
+		name   string
+		b      *browser
+		path   string
+		form   url.Values
+		header map[string]string
+		token  string
+		want   int
+	}{
+		{"another site's origin", host, "/games/" + id + "/call", move, map[string]string{"Origin": "http://evil.example"}, host.csrf, http.StatusForbidden},
+		{"a null origin", host, "/games", url.Values{"name": {"Eve"}}, map[string]string{"Origin": "null"}, host.csrf, http.StatusForbidden},
+		{"a cross-site fetch", host, "/games/" + id + "/pass", move, map[string]string{"Sec-Fetch-Site": "cross-site"}, host.csrf, http.StatusForbidden},
+		{"no token", host, "/games/" + id + "/play", move, nil, "", http.StatusForbidden},
+		{"a wrong token", host, "/games", url.Values{"name": {"Eve"}}, nil, "not-the-token", http.StatusForbidden},
+		{"no seat cookie", stranger, "/games/" + id + "/play", move, nil, stranger.csrf, http.StatusUnauthorized},
+		{"no seat cookie, start", stranger, "/games/" + id + "/start", nil, nil, stranger.csrf, http.StatusUnauthorized},
+	}
+	for _, tt := range tests {
+		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+tt.path, strings.NewReader(tt.form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if tt.token != "" {
+			req.Header.Set("X-CSRF-Token", tt.token)
+		}
+		for k, v := range tt.header {
+			req.Header.Set(k, v)
+		}
+		p := tt.b.do(req)
+		if p.status != tt.want {
+			t.Errorf("%s: got %d, want %d", tt.name, p.status, tt.want)
+		}
+	}
+	after, err := s.mgr.View(ctx, id, engine.Spectator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version != before.Version {
+		t.Errorf("the game's version: got %d, want %d (unchanged)", after.Version, before.Version)
+	}
+	if got := games(); got != n {
+		t.Errorf("games: got %d, want %d (none created)", got, n)
+	}
+}
+
+// TestRefusedMoveSaysWhy: a move the engine refuses answers 200 with the
+// engine's own words in the status line, for htmx to swap in.
+func TestRefusedMoveSaysWhy(t *testing.T) {
+	s := newSite(t)
+	b := s.browser()
+	id := b.create("Ada", "3")
+	b.htmx(http.MethodPost, "/games/"+id+"/start", nil)
+	p := b.htmx(http.MethodPost, "/games/"+id+"/play", url.Values{"no": {"7"}, "card": {"AS"}})
+	if p.status != http.StatusOK || attr(byID(p.doc, "screen"), "hx-swap-oob") != "morph" {
+		t.Fatalf("a stale play: got %d with screen %v, want 200 and the screen to morph", p.status, byID(p.doc, "screen") != nil)
+	}
+	if got, want := text(byID(p.doc, "status")), "Too late: the table has moved on."; got != want {
+		t.Errorf("the status line: got %q, want the engine's %q", got, want)
+	}
+	v, err := s.mgr.View(context.Background(), id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Plays != 0 {
+		t.Fatalf("plays after a refused move: got %d, want 0", v.Plays)
+	}
+}
+
+func hasClass(c string) func(*html.Node) bool {
+	return func(n *html.Node) bool { return slices.Contains(strings.Fields(attr(n, "class")), c) }
+}
