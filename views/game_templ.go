@@ -611,7 +611,7 @@ func TakeSeat(game string) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" hx-swap=\"none\"><label class=\"visually-hidden\" for=\"take-seat-name\">Your name</label> <input id=\"take-seat-name\" name=\"name\" required maxlength=\"32\" autocomplete=\"nickname\" placeholder=\"Your name\"> <button class=\"button primary\" type=\"submit\">Take a seat</button></form>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 52, "\" hx-swap=\"none\"><label class=\"visually-hidden\" for=\"take-seat-name\">Your name</label> <input id=\"take-seat-name\" name=\"name\" data-keep required maxlength=\"32\" autocomplete=\"nickname\" placeholder=\"Your name\"> <button class=\"button primary\" type=\"submit\">Take a seat</button></form>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

@@ -319,15 +319,32 @@ func (b *browser) statusLine() string {
 func (b *browser) click(sel string) {
 	b.t.Helper()
 	b.wait(sel+" to be visible", visible(sel))
-	pt := eval[struct{ X, Y float64 }](b, fmt.Sprintf(`(() => {
-		const el = document.querySelector(%s);
-		el.scrollIntoView({block: 'center', inline: 'center'});
-		const r = el.getBoundingClientRect();
-		return {X: r.left + r.width / 2, Y: r.top + r.height / 2};
-	})()`, jsString(sel)))
-	if err := chromedp.Do(b.ctx, chromedp.MouseClickXY(pt.X, pt.Y)); err != nil {
+	if err := b.tryClick(sel); err != nil {
 		b.t.Fatalf("clicking %s: %v", sel, err)
 	}
+}
+
+// tryClick clicks the element if it is there, or says why not: a push may
+// take a button away between a look and a click.
+func (b *browser) tryClick(sel string) error {
+	type point struct {
+		X, Y  float64
+		Found bool
+	}
+	pt, err := chromedp.Run(b.ctx, chromedp.Evaluate[point](fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return {Found: false};
+		el.scrollIntoView({block: 'center', inline: 'center'});
+		const r = el.getBoundingClientRect();
+		return {X: r.left + r.width / 2, Y: r.top + r.height / 2, Found: true};
+	})()`, jsString(sel))))
+	if err != nil {
+		return err
+	}
+	if !pt.Found {
+		return fmt.Errorf("no %s on the page", sel)
+	}
+	return chromedp.Do(b.ctx, chromedp.MouseClickXY(pt.X, pt.Y))
 }
 
 // press types keys at the page, as onto its body (nothing focused that

@@ -109,13 +109,7 @@ func TestBrowserSelectionSurvivesPushes(t *testing.T) {
 		if err := s.mgr.Leave(ctx, id, seat); err != nil {
 			t.Fatalf("seat %d leaving: %v", seat, err)
 		}
-		deadline := time.Now().Add(5 * time.Second)
-		for b.frames() == frames && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if b.frames() == frames {
-			t.Fatalf("no push reached the page after seat %d left", seat)
-		}
+		b.waitFrames(frames + 1)
 		// Let the page apply it before looking.
 		time.Sleep(150 * time.Millisecond)
 		check(fmt.Sprintf("after seat %d left", seat))
@@ -151,6 +145,18 @@ func (b *browser) frames() int {
 		}
 	}
 	return n
+}
+
+// waitFrames waits until the page's stream has delivered n frame events.
+func (b *browser) waitFrames(n int) {
+	b.t.Helper()
+	for b.frames() < n {
+		select {
+		case <-b.ctx.Done():
+			b.t.Fatalf("waiting for frame event %d: %v (got %d)", n, b.ctx.Err(), b.frames())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }
 
 // sneakState is how the sneak switch stands ("" when there is none): its

@@ -156,3 +156,34 @@ func jsonList(xs []string) string {
 	}
 	return out + "]"
 }
+
+// TestBrowserTypedNameSurvivesPushes types a name into a spectator's "take a
+// seat" box while others join the waiting room: the pushes that show them
+// must leave the name being typed alone.
+func TestBrowserTypedNameSurvivesPushes(t *testing.T) {
+	ctx := testContext(t, time.Minute)
+	s := newSite(t, personSpeed)
+	host := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
+	id := createTable(host, tableSettings{name: "Ada", bots: 1})
+	b := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
+	b.open("/games/" + id)
+	b.wait("the take-a-seat box", visible("#take-seat [name=name]"))
+	b.waitFrames(1)
+	b.fill("#take-seat [name=name]", "Bea")
+	for i, name := range []string{"Cid", "Dan"} {
+		if i == 0 {
+			eval[bool](b, `(document.querySelector('#take-seat [name=name]').focus(), true)`)
+		} else {
+			eval[bool](b, `(document.activeElement.blur(), true)`)
+		}
+		frames := b.frames()
+		if _, err := s.mgr.Join(ctx, id, name); err != nil {
+			t.Fatal(err)
+		}
+		b.waitFrames(frames + 1)
+		b.wait(name+" in the waiting room", `document.querySelector('#waiting').innerText.includes(`+jsString(name)+`)`)
+		if got := eval[string](b, `document.querySelector('#take-seat [name=name]').value`); got != "Bea" {
+			t.Errorf("the name typed after %s joined (focused: %v): got %q, want %q", name, i == 0, got, "Bea")
+		}
+	}
+}

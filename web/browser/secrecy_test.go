@@ -74,7 +74,8 @@ func TestBrowserTwoSeatsShareTheTableNotTheirCards(t *testing.T) {
 			if len(ba) == len(cues) && len(bb) == len(cues) {
 				for _, cue := range cues {
 					d := ba[cue].Sub(bb[cue]).Abs()
-					t.Logf("beat %s: %v apart", cue, d)
+					t.Logf("beat %s: %v after the call in Ada's page, %v in Bea's: %v apart",
+						cue, ba[cue].Sub(calledAt), bb[cue].Sub(calledAt), d)
 					if d > 150*time.Millisecond {
 						t.Errorf("the %s beat played %v apart in the two browsers, want within 150 ms", cue, d)
 					}
