@@ -6,17 +6,18 @@ import "time"
 // them (.beat-shout and so on).
 var cues = []string{"shout", "flip", "verdict", "take"}
 
-// beatRecorder runs in every page from its start: every 10 ms it looks at
-// the reveal's four beats and notes the wall-clock moment each one comes into
-// view (shown, taking room, not transparent), with the shout's words to tell
-// one reveal from the next. However the page plays the beats (CSS animations
-// with delays, classes, timers), what a person sees is what is timed.
+// beatRecorder runs in every page from its start. Every 10 ms it looks at
+// the reveal's four beats and notes, once per reveal, the wall-clock moment
+// each is timed to come into view: from its CSS animation where it has one
+// (the animation's start plus its delay, in the page's own timeline, so a
+// busy main thread doesn't skew the reading), otherwise the moment it was
+// first seen shown. A beat's element may hold the animated parts (the flip's
+// cards): the earliest of them counts.
 const beatRecorder = `(() => {
 	const cues = ['shout', 'flip', 'verdict', 'take'];
-	const shown = {};
+	const noted = {};
 	window.__beats = [];
 	const seen = el => {
-		if (!el) return false;
 		const r = el.getBoundingClientRect();
 		if (r.width === 0 || r.height === 0) return false;
 		for (let e = el; e; e = e.parentElement) {
@@ -25,16 +26,28 @@ const beatRecorder = `(() => {
 		}
 		return true;
 	};
+	// The beats' own animations (the CSS names them), not others nearby.
+	const names = ['appear-up', 'flip', 'stamp', 'appear'];
+	const timed = el => {
+		const anims = el.getAnimations({subtree: true}).filter(a => names.includes(a.animationName));
+		if (anims.length === 0 || anims.some(a => a.startTime === null)) return null;
+		return Math.min(...anims.map(a => performance.timeOrigin + a.startTime + a.effect.getTiming().delay));
+	};
 	setInterval(() => {
-		const reveal = document.getElementById('reveal');
+		const layer = document.getElementById('reveal');
+		const reveal = layer && (layer.querySelector('[id^="reveal-"]') || layer);
+		if (!reveal) return;
+		const key = reveal.id || '';
 		for (const cue of cues) {
-			const el = reveal && reveal.querySelector('.beat-' + cue);
-			const now = seen(el);
-			if (now && !shown[cue]) {
-				const shout = reveal.querySelector('.beat-shout');
-				window.__beats.push({cue: cue, at: Date.now(), shout: shout ? shout.textContent.trim() : ''});
+			const el = reveal.querySelector('.beat-' + cue);
+			if (!el || noted[key + cue]) continue;
+			let at = timed(el), how = 'animation';
+			if (at === null) {
+				if (!seen(el)) continue;
+				at = Date.now(); how = 'seen';
 			}
-			shown[cue] = now;
+			noted[key + cue] = true;
+			window.__beats.push({cue: cue, at: at, shout: key, how: how});
 		}
 	}, 10);
 })();`
@@ -42,8 +55,9 @@ const beatRecorder = `(() => {
 // beat is one beat coming into view in one page.
 type beat struct {
 	Cue   string  `json:"cue"`
-	At    float64 `json:"at"` // milliseconds since the epoch, the machine's clock
-	Shout string  `json:"shout"`
+	At    float64 `json:"at"`    // milliseconds since the epoch, the machine's clock
+	Shout string  `json:"shout"` // the reveal's element id, the same in every page
+	How   string  `json:"how"`   // "animation" or "seen"
 }
 
 // beats is every beat the page has shown so far.
@@ -52,28 +66,23 @@ func (b *browser) beats() []beat {
 	return eval[[]beat](b, `window.__beats || []`)
 }
 
-// firstBeats is, for the first reveal whose shout is said after from, when
-// each of its beats came into view.
-func firstBeats(bs []beat, from time.Time) map[string]time.Time {
-	at := map[string]time.Time{}
-	shout := ""
+// revealBeats is, for each reveal whose shout came after from, when each of
+// its beats came into view, by the reveal's key.
+func revealBeats(bs []beat, from time.Time) map[string]map[string]time.Time {
+	out := map[string]map[string]time.Time{}
+	var late []string
 	for _, x := range bs {
 		t := time.UnixMilli(int64(x.At))
-		if t.Before(from) {
-			continue
+		if x.Cue == "shout" && t.Before(from) {
+			late = append(late, x.Shout)
 		}
-		if shout == "" {
-			if x.Cue != "shout" {
-				continue
-			}
-			shout = x.Shout
+		if out[x.Shout] == nil {
+			out[x.Shout] = map[string]time.Time{}
 		}
-		if x.Shout != shout {
-			break
-		}
-		if _, ok := at[x.Cue]; !ok {
-			at[x.Cue] = t
-		}
+		out[x.Shout][x.Cue] = t
 	}
-	return at
+	for _, k := range late {
+		delete(out, k)
+	}
+	return out
 }

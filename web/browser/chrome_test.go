@@ -84,6 +84,7 @@ type browser struct {
 	mu       sync.Mutex
 	urls     map[network.RequestID]string
 	types    map[network.RequestID]network.ResourceType
+	codes    map[network.RequestID]int
 	received []received
 	loads    []load
 	statuses []status
@@ -138,7 +139,8 @@ func newBrowser(ctx context.Context, t *testing.T, base string, w, h int) *brows
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
 	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	b := &browser{t: t, ctx: tabCtx, base: base,
-		urls: map[network.RequestID]string{}, types: map[network.RequestID]network.ResourceType{}}
+		urls: map[network.RequestID]string{}, types: map[network.RequestID]network.ResourceType{},
+		codes: map[network.RequestID]int{}}
 	t.Cleanup(func() {
 		cancelTab()
 		cancelAlloc()
@@ -171,6 +173,7 @@ func (b *browser) onEvent(ev any) {
 		b.mu.Lock()
 		b.urls[ev.RequestID] = ev.Response.URL
 		b.types[ev.RequestID] = ev.Type
+		b.codes[ev.RequestID] = int(ev.Response.Status)
 		b.statuses = append(b.statuses, status{ev.Response.URL, int(ev.Response.Status)})
 		b.mu.Unlock()
 	case *network.EventDataReceived:
@@ -185,7 +188,7 @@ func (b *browser) onEvent(ev any) {
 		b.mu.Unlock()
 	case *network.EventLoadingFinished:
 		b.mu.Lock()
-		url, kind := b.urls[ev.RequestID], b.types[ev.RequestID]
+		url, kind, code := b.urls[ev.RequestID], b.types[ev.RequestID], b.codes[ev.RequestID]
 		b.mu.Unlock()
 		id, encoded, body := ev.RequestID, ev.EncodedDataLength, ev.EncodedBodyLength
 		b.fetches.Go(func() {
@@ -194,7 +197,8 @@ func (b *browser) onEvent(ev any) {
 			defer b.mu.Unlock()
 			b.loads = append(b.loads, load{url: url, kind: kind, encoded: encoded, encodedBody: body, decodedBytes: len(res.Body)})
 			if err != nil {
-				if b.ctx.Err() == nil && kind != network.ResourceTypeImage && kind != network.ResourceTypeFont {
+				// An answer with a body the browser kept, but can't give.
+				if b.ctx.Err() == nil && code == 200 && kind != network.ResourceTypeImage && kind != network.ResourceTypeFont {
 					b.received = append(b.received, received{url: url, kind: "unreadable", data: err.Error()})
 				}
 				return
