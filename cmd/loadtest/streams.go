@@ -20,6 +20,7 @@ import (
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/web"
 )
 
 // streams follows every seat of every table over an HTTP event stream of one
@@ -210,6 +211,15 @@ func newStreamsFor(ctx context.Context, format string, next live.Publisher, logg
 			}
 			return strconv.Itoa(f.View.Version)
 		}
+	case "html":
+		// A browser's stream: each seat's screen rendered once per change,
+		// as the server renders it.
+		pages := web.New(web.Config{Logger: logger})
+		enc = push.EncoderFunc(func(f live.Frame, now time.Time) (push.Event, bool, error) {
+			data, err := pages.RenderFrame(f, now)
+			return push.Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: data}, err == nil, err
+		})
+		eventID = func(f live.Frame) string { return strconv.Itoa(f.Revision) }
 	default:
 		return nil, fmt.Errorf("no stream format %q: json or html", format)
 	}

@@ -212,6 +212,8 @@ func choose(v engine.View) []engine.Card {
 
 func (p *person) play(v engine.View) {
 	p.b.t.Helper()
+	// The page may still be playing the sweep of a pile into the hand.
+	_ = p.b.waitErr(handIs(v.Hand), 3*time.Second)
 	cards, picked, codes := p.hand()
 	if got, want := sortedCards(cards), sortedCards(v.Hand); !slices.Equal(got, want) {
 		p.b.t.Fatalf("the page's hand: got %v, want %v (the server's)", got, want)
