@@ -162,6 +162,8 @@ type Middle struct {
 	RankCode, Rank string
 	// Pile is "Pile · 7-10 cards"; PileBefore the same before a sweep.
 	Pile, PileBefore string
+	// Grew: a play has just gone onto the pile, which lights up.
+	Grew bool
 	// Claim is "Ada claims 2 kings"; Sizes "Ada's hand 9-10 → 7 · pile 4-6 → 7-10".
 	Claim, Sizes string
 	Doubt        string

@@ -230,8 +230,9 @@ func (h *Handler) ErrorPage(err error, c echo.Context) {
 	}
 	var werr error
 	if c.Request().Header.Get("HX-Request") == "true" {
-		// htmx swaps only successful answers: the refusal is the status line.
-		werr = render(c, http.StatusOK, views.StatusLine(msg, true))
+		// To htmx the refusal is the status line; the page swaps error
+		// answers too (see the htmx-config in the layout).
+		werr = render(c, status, views.StatusLine(msg, true))
 	} else {
 		p := views.ErrorPage{Shell: h.shell(c, title+" · Bullshit", "error"), Status: status, Title: title, Message: msg}
 		werr = render(c, status, views.ErrorView(p))

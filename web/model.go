@@ -331,6 +331,7 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 		}
 	}
 	m.Doubt = v.Doubt
+	m.Grew = v.Phase == engine.PhaseCall
 	m.Clock = clockModel(v, now)
 	return m
 }

@@ -391,12 +391,12 @@ func absURL(c echo.Context, path string) string {
 func (h *Handler) framePart(c echo.Context) error {
 	id := gameID(c)
 	seat, ctx := h.identify(c, id)
-	return h.answerFrame(c, ctx, id, seat, "")
+	return h.answerFrame(c, ctx, id, seat, http.StatusOK, "")
 }
 
-// answerFrame answers with the seat's current frame, and status, if set, in
-// the status line.
-func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, seat int, status string) error {
+// answerFrame answers with the seat's current frame, with the HTTP status
+// code and, if set, status in the status line.
+func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, seat int, code int, status string) error {
 	f, err := h.frame(ctx, id, seat)
 	if err != nil {
 		return err
@@ -413,7 +413,7 @@ func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, se
 	if err := views.Screen(w, t, true).Render(ctx, &buf); err != nil {
 		return err
 	}
-	return writeHTML(c, http.StatusOK, buf.Bytes())
+	return writeHTML(c, code, buf.Bytes())
 }
 
 // RenderFrame is one seat's screen as hx-swap-oob fragments, the data of
@@ -456,7 +456,7 @@ func (h *Handler) start(c echo.Context) error {
 	if err := h.games.Start(ctx, id, seat); err != nil {
 		return err
 	}
-	return h.answerFrame(c, ctx, id, seat, "")
+	return h.answerFrame(c, ctx, id, seat, http.StatusOK, "")
 }
 
 func (h *Handler) addBot(c echo.Context) error {
@@ -468,7 +468,7 @@ func (h *Handler) addBot(c echo.Context) error {
 	if err := h.games.AddBot(ctx, id, seat, c.FormValue("level")); err != nil {
 		return err
 	}
-	return h.answerFrame(c, ctx, id, seat, "")
+	return h.answerFrame(c, ctx, id, seat, http.StatusOK, "")
 }
 
 func (h *Handler) removeBot(c echo.Context) error {
@@ -484,7 +484,7 @@ func (h *Handler) removeBot(c echo.Context) error {
 	if err := h.games.RemoveBot(ctx, id, seat, bot); err != nil {
 		return err
 	}
-	return h.answerFrame(c, ctx, id, seat, "")
+	return h.answerFrame(c, ctx, id, seat, http.StatusOK, "")
 }
 
 // again opens the next game with the same seats, or joins it if a player
@@ -521,10 +521,12 @@ func (h *Handler) move(kind engine.ActionKind) echo.HandlerFunc {
 			if !isRefusal(err) {
 				return err
 			}
-			_, _, msg := describe(err)
-			return h.answerFrame(c, ctx, id, seat, msg)
+			// The refusal's own status: the page swaps every answer (see
+			// the htmx-config in the layout), so the message shows.
+			code, _, msg := describe(err)
+			return h.answerFrame(c, ctx, id, seat, code, msg)
 		}
-		return h.answerFrame(c, ctx, id, seat, "")
+		return h.answerFrame(c, ctx, id, seat, http.StatusOK, "")
 	}
 }
 
