@@ -1675,7 +1675,7 @@ func RevealView(r *Reveal) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 131, "</p><div class=\"beat beat-flip\" aria-label=\"The cards played\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 131, "</p><div class=\"beat beat-flip\" role=\"group\" aria-label=\"The cards played\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1715,14 +1715,14 @@ func RevealView(r *Reveal) templ.Component {
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
-					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 134, "\" aria-label=\"")
+					templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 134, "\" role=\"img\" aria-label=\"")
 					if templ_7745c5c3_Err != nil {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var87 string
 					templ_7745c5c3_Var87, templ_7745c5c3_Err = templruntime.NewAttributeExpression(c.Name).Resolve(ctx)
 					if templ_7745c5c3_Err != nil {
-						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/table.templ`, Line: 319, Col: 154}
+						return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/table.templ`, Line: 319, Col: 165}
 					}
 					_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var87)
 					if templ_7745c5c3_Err != nil {
@@ -1896,7 +1896,7 @@ func ResultSheet(r Result) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 148, "</h1><div class=\"table-wrap\"><table><thead><tr><th scope=\"col\">Place</th><th scope=\"col\">Player</th><th scope=\"col\">Cards left</th><th scope=\"col\">Sneaked</th><th scope=\"col\">Caught</th><th scope=\"col\">Calls</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 148, "</h1><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"result-title\"><table><thead><tr><th scope=\"col\">Place</th><th scope=\"col\">Player</th><th scope=\"col\">Cards left</th><th scope=\"col\">Sneaked</th><th scope=\"col\">Caught</th><th scope=\"col\">Calls</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
