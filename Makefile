@@ -10,8 +10,10 @@ run:
 
 # The race detector slows the engine's property tests tenfold, so they play
 # fewer games under it; the second line plays them at full size without it.
+# The browser tests (web/browser) play whole games in Chromium: a package
+# may take longer than go test's default ten minutes.
 test:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run 'TestRandomGamesKeepInvariants|TestViewKeepsSecrets' ./engine
 
 lint:

@@ -128,6 +128,12 @@ func (p *person) step() bool {
 	if len(v.Can) == 0 {
 		return false
 	}
+	// A person's own turn and hand-over have the away clock on them: the
+	// table waits for the person at real time, however fast it plays.
+	if v.Can[0] == engine.ActPlay || v.Can[0] == engine.ActGive {
+		p.s.hold()
+		defer p.s.release()
+	}
 	button := map[engine.ActionKind]string{engine.ActPlay: "#claim", engine.ActGive: "#give", engine.ActCall: "#let-go"}[v.Can[0]]
 	// Act only on what the page shows: the same play number, the move's
 	// button. A page a push behind catches up within a moment; a move that

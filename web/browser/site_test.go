@@ -125,6 +125,22 @@ func newSite(t *testing.T, speed float64) *site {
 // from now on.
 func (s *site) setSpeed(speed float64) { s.clock.set(speed) }
 
+// hold runs the clock at real time until release, which puts back the speed
+// it had.
+func (s *site) hold() {
+	s.clock.mu.Lock()
+	defer s.clock.mu.Unlock()
+	s.clock.held, s.clock.speed = s.clock.speed, 1
+}
+
+func (s *site) release() {
+	s.clock.mu.Lock()
+	defer s.clock.mu.Unlock()
+	if s.clock.held > 0 {
+		s.clock.speed, s.clock.held = s.clock.held, 0
+	}
+}
+
 // view is a seat's view of a game as the server holds it: what the test
 // compares the pages with, and where it learns a seat's cards.
 func (s *site) view(id string, seat int) engine.View {
@@ -164,6 +180,7 @@ type dialClock struct {
 	*live.FakeClock
 	mu    sync.Mutex
 	speed float64
+	held  float64 // the speed to go back to after a hold
 }
 
 func newDialClock(speed float64) *dialClock {
