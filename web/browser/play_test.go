@@ -140,8 +140,13 @@ func (p *person) step() bool {
 	// was over by then is simply not made.
 	shown := fmt.Sprintf(`[...document.querySelectorAll('[name=no]')].every(el => el.value === %s) && %s && !document.querySelector(%s).disabled`,
 		jsString(fmt.Sprint(v.Plays)), visible(button), jsString(button))
-	if err := p.b.waitErr(shown, 2*time.Second); err != nil {
-		return false
+	for deadline := time.Now().Add(2 * time.Second); p.b.waitErr(shown, 100*time.Millisecond) != nil; {
+		// The table may have moved on meanwhile (a window closed, the
+		// seat's own turn came): look again rather than wait here while
+		// the clock runs fast.
+		if time.Now().After(deadline) || p.s.view(p.game, p.seat).Version != v.Version {
+			return false
+		}
 	}
 	if p.onMove != nil {
 		p.onMove(v)
@@ -293,6 +298,7 @@ func (p *person) awaitChange(before engine.View) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+	p.b.t.Logf("the %v move at play %d changed nothing within 2 s; the status line says %q", before.Can, before.Plays, p.b.statusLine())
 }
 
 // act notes a move that couldn't be made: the page took its button away (the

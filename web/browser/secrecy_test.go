@@ -23,7 +23,8 @@ func TestBrowserTwoSeatsShareTheTableNotTheirCards(t *testing.T) {
 	ctx := testContext(t, 4*time.Minute)
 	s := newSite(t, personSpeed)
 	a := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
-	b := newBrowser(ctx, t, s.base, laptopWidth, laptopHeight)
+	// Two phones: the same page costs each the same to apply a frame.
+	b := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
 	id := createTable(a, tableSettings{name: "Ada", bots: 2, window: "6"})
 	takeSeat(b, id, "Bea")
 	a.wait("the second person in the waiting room", `document.querySelector('#waiting').innerText.includes('Bea')`)
