@@ -3,15 +3,17 @@ GO ?= go
 DATA ?= data
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test lint generate check-generated bench report loadtest fuzz transfer
+.PHONY: run test lint generate check-generated bench report loadtest fuzz transfer screenshots
 
 run:
 	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
 
 # The race detector slows the engine's property tests tenfold, so they play
 # fewer games under it; the second line plays them at full size without it.
+# The browser tests (web/browser) play whole games in Chromium: a package
+# may take longer than go test's default ten minutes.
 test:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run 'TestRandomGamesKeepInvariants|TestViewKeepsSecrets' ./engine
 
 # The engine imports only the standard library, and the API client only the
@@ -54,6 +56,12 @@ TABLES ?= 1000
 DURATION ?= 60s
 loadtest:
 	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION)
+
+# Plays the pages in headless Chromium and writes screenshots of the lobby,
+# the waiting room, the table, a reveal, a hand-over and the result sheet, at
+# 390x844 and 1280x800, to docs/screens (make test never writes them).
+screenshots:
+	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots' -v ./web/browser
 
 # Sums the table page's first-load transfer, gzipped, every asset included.
 transfer:

@@ -1870,7 +1870,7 @@ func ResultSheet(r Result) templ.Component {
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
-		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 146, "</h1><div class=\"table-wrap\"><table><thead><tr><th scope=\"col\">Place</th><th scope=\"col\">Player</th><th scope=\"col\">Cards left</th><th scope=\"col\">Sneaked</th><th scope=\"col\">Caught</th><th scope=\"col\">Calls</th></tr></thead> <tbody>")
+		templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 146, "</h1><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-labelledby=\"result-title\"><table><thead><tr><th scope=\"col\">Place</th><th scope=\"col\">Player</th><th scope=\"col\">Cards left</th><th scope=\"col\">Sneaked</th><th scope=\"col\">Caught</th><th scope=\"col\">Calls</th></tr></thead> <tbody>")
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}

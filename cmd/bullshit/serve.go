@@ -88,7 +88,7 @@ func serve(ctx context.Context, args []string) error {
 	// order below, after the requests in flight have had their answers.
 	var clock live.Clock = live.RealClock{}
 	if *speed != 1 {
-		clock = scaledClock{speed: *speed}
+		clock = live.ScaledClock{Speed: *speed}
 		logger.Warn("the tables' clocks run fast", "speed", *speed)
 	}
 	// The pages render each seat's frames for the browsers' streams, once
@@ -221,28 +221,3 @@ func stopHTTP(hs *http.Server, stopStreams func(), budget time.Duration, logger 
 		_ = hs.Close()
 	}
 }
-
-// scaledClock runs speed times faster than the wall clock. It counts from a
-// fixed epoch rather than from the start of the process, so it keeps going
-// forward across restarts and a game's stored times stay in order.
-type scaledClock struct{ speed float64 }
-
-var scaledEpoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-
-func (c scaledClock) Now() time.Time {
-	since := time.Since(scaledEpoch)
-	return scaledEpoch.Add(time.Duration(float64(since) * c.speed)).UTC().Round(0)
-}
-
-func (c scaledClock) NewTimer(d time.Duration) live.Timer {
-	return scaledTimer{Timer: live.RealClock{}.NewTimer(c.real(d)), c: c}
-}
-
-func (c scaledClock) real(d time.Duration) time.Duration { return time.Duration(float64(d) / c.speed) }
-
-type scaledTimer struct {
-	live.Timer
-	c scaledClock
-}
-
-func (t scaledTimer) Reset(d time.Duration) bool { return t.Timer.Reset(t.c.real(d)) }

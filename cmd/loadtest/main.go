@@ -2,7 +2,9 @@
 // runtime, with the real SQLite store in a temporary folder and the real
 // clock, and reports how the runtime keeps up: actions per second, how late
 // deadlines and bot moves happen, memory per table, and how soon views
-// reach the Publisher.
+// reach the Publisher. With -streams it also follows every seat of every
+// table over an HTTP event stream, as browsers (html) or programs (json)
+// would, and times each event from its frame's publishing to its reading.
 package main
 
 import (
@@ -32,6 +34,7 @@ func main() {
 	window := flag.Duration("window", 4*time.Second, "the call window")
 	warmup := flag.Duration("warmup", 10*time.Second, "how long to run after starting the tables before measuring")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
 	flag.Parse()
 	if *profile != "" {
 		f, err := os.Create(*profile)
@@ -48,7 +51,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *tables, *seats, *window, *warmup, *duration); err != nil {
+	if err := run(ctx, *tables, *seats, *window, *warmup, *duration, *format); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -84,7 +87,7 @@ func (c *counter) take() int {
 	return n
 }
 
-func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration) error {
+func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format string) error {
 	dir, err := os.MkdirTemp("", "bullshit-loadtest-")
 	if err != nil {
 		return err
@@ -105,7 +108,18 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	m, err := live.New(mctx, live.Config{Store: st, Publisher: pub, Logger: logger})
+	var publisher live.Publisher = pub
+	var m *live.Manager
+	var follow *streams
+	if format != "" {
+		if follow, err = newStreamsFor(mctx, format, pub, logger, func(ctx context.Context, game string, seat int) (live.Frame, error) {
+			return m.Frame(ctx, game, seat)
+		}); err != nil {
+			return err
+		}
+		publisher = follow
+	}
+	m, err = live.New(mctx, live.Config{Store: st, Publisher: publisher, Logger: logger})
 	if err != nil {
 		return err
 	}
@@ -123,7 +137,13 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 		if err := m.Start(ctx, j.Game.ID, 0); err != nil {
 			return err
 		}
-		return m.HandToBot(ctx, j.Game.ID, 0, 0)
+		if err := m.HandToBot(ctx, j.Game.ID, 0, 0); err != nil {
+			return err
+		}
+		if follow != nil {
+			return follow.follow(ctx, j.Game.ID, seats)
+		}
+		return nil
 	}
 
 	fmt.Printf("starting %d tables of %d bots (brisk, %v window)...\n", tables, seats, window)
@@ -138,6 +158,9 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	}
 	m.ResetStats()
 	pub.views.Store(0)
+	if follow != nil {
+		follow.measure()
+	}
 	cpu0 = cpuTime()
 	began = time.Now()
 
@@ -168,6 +191,9 @@ loop:
 	elapsed := time.Since(began)
 	cpu := cpuTime() - cpu0
 	s := m.Stats()
+	if follow != nil {
+		defer follow.report()
+	}
 
 	runtime.GC()
 	var after runtime.MemStats

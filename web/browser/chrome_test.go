@@ -1,0 +1,451 @@
+// Package browser plays the web pages in a real headless Chromium, driven by
+// chromedp, against the whole server running in the test: the lobby, the
+// waiting room, the table and the result sheet, as a person would use them.
+//
+// The tests need Chromium. They look for $BULLSHIT_CHROMIUM, then for
+// chromium on the PATH, and skip with a message when there is none; when
+// BULLSHIT_CHROMIUM is set (as CI sets it) a missing browser fails them.
+package browser
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+)
+
+// The sizes the pages are designed for: a phone held upright, and a laptop.
+const (
+	phoneWidth, phoneHeight   = 390, 844
+	laptopWidth, laptopHeight = 1280, 800
+)
+
+// chromium is the path of the browser, found once.
+var chromium = sync.OnceValues(func() (string, error) {
+	if p := os.Getenv("BULLSHIT_CHROMIUM"); p != "" {
+		if _, err := exec.LookPath(p); err != nil {
+			return "", fmt.Errorf("BULLSHIT_CHROMIUM=%s: %w", p, err)
+		}
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errNoChromium
+})
+
+var errNoChromium = errors.New("no Chromium found")
+
+// needChromium skips the test when there is no browser to run, unless one
+// was asked for by BULLSHIT_CHROMIUM, and returns its path.
+func needChromium(t *testing.T) string {
+	t.Helper()
+	p, err := chromium()
+	if errors.Is(err, errNoChromium) {
+		t.Skip("browser tests skipped: no Chromium found (install chromium or set BULLSHIT_CHROMIUM)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// testContext is the test's hard limit: every browser test ends within it,
+// whatever the page does.
+func testContext(t *testing.T, limit time.Duration) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// browser is one Chromium with a profile of its own (so its own cookies) and
+// one tab. It keeps every response body and every event-stream message the
+// tab receives, so a test can check what reached the browser.
+type browser struct {
+	t    *testing.T
+	ctx  context.Context // the tab's
+	base string          // the site's address, for relative paths
+
+	fetches sync.WaitGroup // reading response bodies
+
+	mu       sync.Mutex
+	urls     map[network.RequestID]string
+	types    map[network.RequestID]network.ResourceType
+	codes    map[network.RequestID]int
+	received []received
+	loads    []load
+	statuses []status
+	streamed float64 // bytes received on event streams, as sent
+}
+
+// status is one response's HTTP status.
+type status struct {
+	url  string
+	code int
+}
+
+// received is something that reached the page: a response body or the data
+// of one event of an event stream.
+type received struct {
+	url, kind string // kind is "body" or the stream's event name
+	data      string
+}
+
+// load is one finished request with the bytes it took on the wire.
+type load struct {
+	url          string
+	kind         network.ResourceType
+	encoded      float64 // everything received, headers included
+	encodedBody  float64 // the body as sent, compressed if it was
+	decodedBytes int
+}
+
+// newBrowser starts a Chromium for the test with a viewport of w by h CSS
+// pixels (a phone's emulated as a touch screen when narrow). It closes with
+// ctx or at the end of the test.
+func newBrowser(ctx context.Context, t *testing.T, base string, w, h int) *browser {
+	t.Helper()
+	path := needChromium(t)
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("mute-audio", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(w, h),
+	}
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, opts...)
+	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
+	b := &browser{t: t, ctx: tabCtx, base: base,
+		urls: map[network.RequestID]string{}, types: map[network.RequestID]network.ResourceType{},
+		codes: map[network.RequestID]int{}}
+	t.Cleanup(func() {
+		cancelTab()
+		cancelAlloc()
+		b.fetches.Wait()
+	})
+	if err := chromedp.Listen(tabCtx, b.onEvent); err != nil {
+		t.Fatalf("starting Chromium: %v", err)
+	}
+	viewport := []chromedp.EmulateViewportOption{chromedp.EmulateScale(1)}
+	if w < 640 {
+		viewport = append(viewport, chromedp.EmulateMobile, chromedp.EmulateTouch)
+	}
+	if err := chromedp.Do(tabCtx, chromedp.EmulateViewport(int64(w), int64(h), viewport...)); err != nil {
+		t.Fatalf("setting the viewport: %v", err)
+	}
+	// Every page records when each beat of a reveal comes into view, so two
+	// browsers' timings can be compared (see beatTimes).
+	if _, err := chromedp.Call(tabCtx, page.AddScriptToEvaluateOnNewDocument,
+		page.AddScriptToEvaluateOnNewDocumentParams{Source: beatRecorder}); err != nil {
+		t.Fatalf("adding the beat recorder: %v", err)
+	}
+	return b
+}
+
+// onEvent runs in the tab's event loop, so it only notes things down; a
+// body is read in a goroutine of its own.
+func (b *browser) onEvent(ev any) {
+	switch ev := ev.(type) {
+	case *network.EventResponseReceived:
+		b.mu.Lock()
+		b.urls[ev.RequestID] = ev.Response.URL
+		b.types[ev.RequestID] = ev.Type
+		b.codes[ev.RequestID] = int(ev.Response.Status)
+		b.statuses = append(b.statuses, status{ev.Response.URL, int(ev.Response.Status)})
+		b.mu.Unlock()
+	case *network.EventDataReceived:
+		b.mu.Lock()
+		if b.types[ev.RequestID] == network.ResourceTypeEventSource {
+			b.streamed += float64(ev.EncodedDataLength)
+		}
+		b.mu.Unlock()
+	case *network.EventEventSourceMessageReceived:
+		b.mu.Lock()
+		b.received = append(b.received, received{url: b.urls[ev.RequestID], kind: ev.EventName, data: ev.Data})
+		b.mu.Unlock()
+	case *network.EventLoadingFinished:
+		b.mu.Lock()
+		url, kind, code := b.urls[ev.RequestID], b.types[ev.RequestID], b.codes[ev.RequestID]
+		b.mu.Unlock()
+		id, encoded, body := ev.RequestID, ev.EncodedDataLength, ev.EncodedBodyLength
+		b.fetches.Go(func() {
+			res, err := chromedp.Call(b.ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			b.loads = append(b.loads, load{url: url, kind: kind, encoded: encoded, encodedBody: body, decodedBytes: len(res.Body)})
+			if err != nil {
+				// An answer with a body the browser kept, but can't give.
+				if b.ctx.Err() == nil && code == 200 && kind != network.ResourceTypeImage && kind != network.ResourceTypeFont {
+					b.received = append(b.received, received{url: url, kind: "unreadable", data: err.Error()})
+				}
+				return
+			}
+			b.received = append(b.received, received{url: url, kind: "body", data: string(res.Body)})
+		})
+	}
+}
+
+// everything is a copy of all the tab has received so far. Response bodies
+// are read after their loading finishes, so wait a moment (settle) before
+// relying on the newest ones.
+func (b *browser) everything() []received {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]received(nil), b.received...)
+}
+
+// loaded is a copy of every finished request so far.
+func (b *browser) loaded() []load {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]load(nil), b.loads...)
+}
+
+// lastStatus is the status of the newest response whose address contains
+// part (0 if there was none).
+func (b *browser) lastStatus(part string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i := len(b.statuses) - 1; i >= 0; i-- {
+		if strings.Contains(b.statuses[i].url, part) {
+			return b.statuses[i].code
+		}
+	}
+	return 0
+}
+
+// resetCapture forgets what was received so far.
+func (b *browser) resetCapture() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.received, b.loads, b.streamed = nil, nil, 0
+}
+
+// settle waits for the response bodies being read.
+func (b *browser) settle() {
+	b.fetches.Wait()
+}
+
+// open loads a page (a path on the site, or a full address) and waits for
+// its load event.
+func (b *browser) open(path string) {
+	b.t.Helper()
+	url := path
+	if strings.HasPrefix(path, "/") {
+		url = b.base + path
+	}
+	if err := chromedp.Do(b.ctx, chromedp.Navigate(url)); err != nil {
+		b.t.Fatalf("opening %s: %v", url, err)
+	}
+}
+
+// eval runs a JavaScript expression in the page and decodes its value.
+func eval[T any](b *browser, expr string) T {
+	b.t.Helper()
+	v, err := chromedp.Run(b.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		b.t.Fatalf("evaluating %s: %v", shorten(expr), err)
+	}
+	return v
+}
+
+// wait polls a JavaScript condition until it is true, failing the test with
+// what (and the page's status line) if the test's time runs out first.
+func (b *browser) wait(what, cond string) {
+	b.t.Helper()
+	if err := b.waitErr(cond, 0); err != nil {
+		b.t.Fatalf("waiting for %s (%s): %v\nstatus line: %q", what, shorten(cond), err, b.statusLine())
+	}
+}
+
+// waitErr polls cond until it is true, for at most limit (0: the test's
+// whole time).
+func (b *browser) waitErr(cond string, limit time.Duration) error {
+	ctx := b.ctx
+	if limit > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, limit)
+		defer cancel()
+	}
+	expr := "!!(" + cond + ")"
+	for {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		// A page being replaced (a navigation, a reload) has no context to
+		// evaluate in for a moment: try again.
+		if err == nil && ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			if err != nil {
+				return fmt.Errorf("%w (last error: %v)", ctx.Err(), err)
+			}
+			return ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
+// statusLine is the dock's status line, for failure messages.
+func (b *browser) statusLine() string {
+	s, err := chromedp.Run(b.ctx, chromedp.Evaluate[string](`(document.querySelector('#status')||{}).textContent||''`))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(s)
+}
+
+// click moves the mouse to the middle of the element and clicks it, as a
+// person would, after scrolling it into view.
+func (b *browser) click(sel string) {
+	b.t.Helper()
+	b.wait(sel+" to be visible", visible(sel))
+	if err := b.tryClick(sel); err != nil {
+		b.t.Fatalf("clicking %s: %v", sel, err)
+	}
+}
+
+// tryClick clicks the element if it is there, or says why not: a push may
+// take a button away between a look and a click.
+func (b *browser) tryClick(sel string) error {
+	type point struct {
+		X, Y  float64
+		Found bool
+	}
+	pt, err := chromedp.Run(b.ctx, chromedp.Evaluate[point](fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		if (!el) return {Found: false};
+		el.scrollIntoView({block: 'center', inline: 'center'});
+		const r = el.getBoundingClientRect();
+		return {X: r.left + r.width / 2, Y: r.top + r.height / 2, Found: true};
+	})()`, jsString(sel))))
+	if err != nil {
+		return err
+	}
+	if !pt.Found {
+		return fmt.Errorf("no %s on the page", sel)
+	}
+	return chromedp.Do(b.ctx, chromedp.MouseClickXY(pt.X, pt.Y))
+}
+
+// press types keys at the page, as onto its body (nothing focused that
+// takes text).
+func (b *browser) press(keys string) {
+	b.t.Helper()
+	if err := chromedp.Do(b.ctx, chromedp.KeyEvent(keys)); err != nil {
+		b.t.Fatalf("pressing %q: %v", keys, err)
+	}
+}
+
+// fill sets a form field's value as typing would, firing input and change.
+func (b *browser) fill(sel, value string) {
+	b.t.Helper()
+	b.wait(sel+" to exist", exists(sel))
+	eval[bool](b, fmt.Sprintf(`(() => {
+		const el = document.querySelector(%s);
+		el.value = %s;
+		el.dispatchEvent(new Event('input', {bubbles: true}));
+		el.dispatchEvent(new Event('change', {bubbles: true}));
+		return true;
+	})()`, jsString(sel), jsString(value)))
+}
+
+// text is an element's visible text, trimmed ("" when there is none).
+func (b *browser) text(sel string) string {
+	b.t.Helper()
+	return strings.TrimSpace(eval[string](b, fmt.Sprintf(`(document.querySelector(%s)||{}).innerText||''`, jsString(sel))))
+}
+
+// count is how many elements match sel.
+func (b *browser) count(sel string) int {
+	b.t.Helper()
+	return eval[int](b, fmt.Sprintf(`document.querySelectorAll(%s).length`, jsString(sel)))
+}
+
+// html is the whole document as it stands.
+func (b *browser) html() string {
+	b.t.Helper()
+	return eval[string](b, `document.documentElement.outerHTML`)
+}
+
+// path is the page's current path.
+func (b *browser) path() string {
+	b.t.Helper()
+	return eval[string](b, `location.pathname`)
+}
+
+// screenshot is a PNG of the viewport.
+func (b *browser) screenshot() []byte {
+	b.t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		b.t.Fatalf("taking a screenshot: %v", err)
+	}
+	return png
+}
+
+// cookies are the browser's cookies for the site, by name.
+func (b *browser) cookies() []*network.Cookie {
+	b.t.Helper()
+	res, err := chromedp.Call(b.ctx, network.GetCookies, network.GetCookiesParams{URLs: []string{b.base + "/games/"}})
+	if err != nil {
+		b.t.Fatalf("reading cookies: %v", err)
+	}
+	return res.Cookies
+}
+
+// exists is a condition: an element matches sel.
+func exists(sel string) string {
+	return fmt.Sprintf(`document.querySelector(%s) !== null`, jsString(sel))
+}
+
+// visible is a condition: an element matching sel is shown and takes room.
+func visible(sel string) string {
+	return fmt.Sprintf(`[...document.querySelectorAll(%s)].some(el => {
+		const s = getComputedStyle(el), r = el.getBoundingClientRect();
+		return s.visibility !== 'hidden' && s.display !== 'none' && r.width > 0 && r.height > 0;
+	})`, jsString(sel))
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 120 {
+		return s[:117] + "..."
+	}
+	return s
+}
+
+// visibleNow reports whether an element matching sel is shown right now.
+func (b *browser) visibleNow(sel string) bool {
+	b.t.Helper()
+	return eval[bool](b, visible(sel))
+}
