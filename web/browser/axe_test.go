@@ -43,7 +43,7 @@ func (b *browser) axe() []violation {
 // table, a reveal, a hand-over and the result sheet, at a phone's size: no
 // serious or critical violation is allowed.
 func TestBrowserAccessibility(t *testing.T) {
-	ctx := testContext(t, 6*time.Minute)
+	ctx := testContext(t, 8*time.Minute)
 	s := newSite(t, fastSpeed)
 	b := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
 	tour(t, s, b, func(moment, _ string) {

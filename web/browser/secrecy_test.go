@@ -163,7 +163,7 @@ func comparePublic(t *testing.T, a, b *browser) {
 			.map(el => el.dataset.seat + ':' + ((el.querySelector('.count')||{}).innerText||'').trim()).sort(),
 	})`
 	var sa, sb string
-	for range 40 {
+	for range 100 {
 		sa, sb = eval[string](a, state), eval[string](b, state)
 		if sa == sb {
 			return
