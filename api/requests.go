@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,14 +22,21 @@ const MaxBody = 8 << 10
 // CreateBody is a new table's settings as a client sends them. Unset fields
 // take the standard settings.
 type CreateBody struct {
-	Seats            int            `json:"seats"`
-	Sneak            *int           `json:"sneak,omitempty"`
-	WindowSeconds    int            `json:"window_seconds,omitempty"`
-	Pace             engine.Pace    `json:"pace,omitempty"`
-	AwayAfterSeconds int            `json:"away_after_seconds,omitempty"`
-	Name             string         `json:"name"`
-	Bots             []live.BotSpec `json:"bots,omitempty"`
-	FillBots         bool           `json:"fill_bots,omitempty"`
+	Seats            int         `json:"seats"`
+	Sneak            *int        `json:"sneak,omitempty"`
+	WindowSeconds    int         `json:"window_seconds,omitempty"`
+	Pace             engine.Pace `json:"pace,omitempty"`
+	AwayAfterSeconds int         `json:"away_after_seconds,omitempty"`
+	// GraceSeconds is the grace for calls made together; absent is the
+	// standard, 0 first-come.
+	GraceSeconds *float64 `json:"grace_seconds,omitempty"`
+	PlayOn       bool     `json:"play_on,omitempty"`
+	// Seed deals a practice table from a chosen seed, in decimal (as a
+	// finished game's record names it): never rated.
+	Seed     string         `json:"seed,omitempty"`
+	Name     string         `json:"name"`
+	Bots     []live.BotSpec `json:"bots,omitempty"`
+	FillBots bool           `json:"fill_bots,omitempty"`
 }
 
 // JoinBody is a person taking a seat.
@@ -92,6 +100,22 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 	if b.Pace != "" {
 		opts.Pace = b.Pace
 	}
+	if b.GraceSeconds != nil {
+		opts.Grace = -1 // out of range: let Validate word it
+		if g := *b.GraceSeconds; g >= 0 && g <= engine.MaxGrace.Seconds() {
+			opts.Grace = engine.GraceOf(g)
+		}
+	}
+	opts.PlayOn = b.PlayOn
+	var seed *uint64
+	if b.Seed != "" {
+		v, err := strconv.ParseUint(b.Seed, 10, 64)
+		if err != nil {
+			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,
+				Message: "A practice table's seed is a whole number from 0 to 18446744073709551615, written in decimal."}
+		}
+		seed = &v
+	}
 	if err := opts.Validate(); err != nil {
 		return live.CreateRequest{}, err
 	}
@@ -113,7 +137,8 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 			return live.CreateRequest{}, err
 		}
 	}
-	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots, AwayAfter: away}, nil
+	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots, AwayAfter: away,
+		Seed: seed}, nil
 }
 
 // decodeJoin reads the name a person joins with.

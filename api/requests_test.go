@@ -31,11 +31,21 @@ func TestDecodeCreate(t *testing.T) {
 	}{
 		{"standard", `{"seats":4,"name":"Ann"}`,
 			live.CreateRequest{Options: std, HostName: "Ann", AwayAfter: live.DefaultAwayAfter}, ""},
-		{"every setting", `{"seats":6,"sneak":0,"window_seconds":10,"pace":"relaxed","away_after_seconds":30,"name":" Bo ","bots":[{"level":"hard","style":"bold"}],"fill_bots":true}`,
+		{"every setting", `{"seats":6,"sneak":0,"window_seconds":10,"pace":"relaxed","away_after_seconds":30,"name":" Bo ","bots":[{"level":"hard","style":"bold"}],"fill_bots":true,"grace_seconds":0.3,"play_on":true,"seed":"18446744073709551615"}`,
 			live.CreateRequest{
-				Options:  engine.Options{Seats: 6, Sneak: 0, Window: 10 * time.Second, Pace: engine.Relaxed, Penalty: engine.StandardPenalty},
+				Options: engine.Options{Seats: 6, Sneak: 0, Window: 10 * time.Second, Pace: engine.Relaxed, Penalty: engine.StandardPenalty,
+					Grace: 300 * time.Millisecond, PlayOn: true},
 				HostName: "Bo", Bots: []live.BotSpec{{Level: "hard", Style: "bold"}}, FillBots: true, AwayAfter: 30 * time.Second,
+				Seed: ptr(uint64(18446744073709551615)),
 			}, ""},
+		{"first-come", `{"seats":4,"name":"Ann","grace_seconds":0}`,
+			live.CreateRequest{Options: func() engine.Options { o := std; o.Grace = 0; return o }(), HostName: "Ann", AwayAfter: live.DefaultAwayAfter}, ""},
+		{"grace too long", `{"seats":4,"name":"Ann","grace_seconds":0.6}`, live.CreateRequest{}, "bad_options"},
+		{"negative grace", `{"seats":4,"name":"Ann","grace_seconds":-0.1}`, live.CreateRequest{}, "bad_options"},
+		{"grace as text", `{"seats":4,"name":"Ann","grace_seconds":"0.1"}`, live.CreateRequest{}, "invalid"},
+		{"seed not a number", `{"seats":4,"name":"Ann","seed":"12a"}`, live.CreateRequest{}, "bad_options"},
+		{"seed too big", `{"seats":4,"name":"Ann","seed":"18446744073709551616"}`, live.CreateRequest{}, "bad_options"},
+		{"negative seed", `{"seats":4,"name":"Ann","seed":"-1"}`, live.CreateRequest{}, "bad_options"},
 		{"too few seats", `{"seats":2,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
 		{"no seats", `{"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
 		{"too many seats", `{"seats":11,"name":"Ann"}`, live.CreateRequest{}, "bad_options"},
@@ -237,3 +247,5 @@ func FuzzDecodeJoin(f *testing.F) {
 		}
 	})
 }
+
+func ptr[T any](v T) *T { return &v }

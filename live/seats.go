@@ -58,8 +58,12 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 	if away < MinAwayAfter || away > MaxAwayAfter {
 		return nil, nil, "", invalid("A player is marked away after %v to %v.", MinAwayAfter, MaxAwayAfter)
 	}
-	seed, err := randomSeed()
-	if err != nil {
+	// A chosen seed makes a practice table, and only a chosen seed does.
+	opts.Practice = req.Seed != nil
+	var seed uint64
+	if req.Seed != nil {
+		seed = *req.Seed
+	} else if seed, err = randomSeed(); err != nil {
 		return nil, nil, "", err
 	}
 	token, hash, err := newToken()

@@ -50,6 +50,10 @@ type CreateRequest struct {
 	// AwayAfter is how long a person's own turn may wait before a bot plays
 	// it for them (the seat is marked away until they act again).
 	AwayAfter time.Duration
+	// Seed, when set, deals the game from this seed rather than a random
+	// one: a practice table (Options.Practice), whose deal can be played
+	// again and which is never rated, since its creator can know every hand.
+	Seed *uint64
 }
 
 // SeatInfo is one seat as anyone may see it.
