@@ -272,11 +272,13 @@ func (s *State) stand(now time.Time) {
 // play on for the places after, until two are left.
 func (s *State) goOut(seat int, now time.Time) {
 	s.out = append(s.out, seat)
+	if s.opts.PlayOn {
+		s.emit(Event{At: now, Kind: EventOut, Seat: seat, Place: len(s.out)})
+	}
 	if !s.opts.PlayOn || s.playing() <= 2 {
 		s.finish(now)
 		return
 	}
-	s.emit(Event{At: now, Kind: EventOut, Seat: seat, Place: len(s.out)})
 	s.advance(now)
 }
 
