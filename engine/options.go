@@ -54,9 +54,10 @@ const (
 	// under the current rules (a game uses its own version's: see Rules).
 	GiveTime = 12 * time.Second
 	// PlayCap ends a game that reaches this many plays, fewest cards winning,
-	// under the current rules. It is a safety net that ends few games: in
-	// docs/bullshit.md 2 of 800 three-seat bot games reached it, and none at
-	// four seats or more.
+	// under the current rules. It is a safety net that ends few standard
+	// games: in docs/bullshit.md 2 of 800 three-seat bot games reached it,
+	// and none at four seats or more. Played on for places it ends many
+	// from seven seats up, as an hour's time limit.
 	PlayCap = 500
 	// MaxGrace is the longest grace for calls made together. It stays well
 	// inside the reveal's first beat (700 ms under version 1), which holds
