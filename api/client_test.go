@@ -11,6 +11,7 @@ import (
 	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 )
 
 // TestClientSpeaksTheServersJSON checks the client's copies of the API's
@@ -31,6 +32,7 @@ func TestClientSpeaksTheServersJSON(t *testing.T) {
 				Seats: []live.SeatInfo{
 					{Seat: 0, Kind: live.SeatPerson, Name: "Ann", Away: true, Covered: true},
 					{Seat: 1, Kind: live.SeatBot, Name: "Robo", Bot: &live.BotSpec{Level: "hard", Style: "caller"}},
+					{Seat: 2, Kind: live.SeatPerson, Name: "Bea", Player: 7},
 				},
 				Host: 0, Plays: 80, CreatedAt: at, StartedAt: at.Add(time.Minute), EndedAt: at.Add(time.Hour),
 				Result: []engine.Place{{Seat: 1, Place: 1, Left: 0}, {Seat: 0, Place: 2, Left: 3}},
@@ -40,6 +42,7 @@ func TestClientSpeaksTheServersJSON(t *testing.T) {
 			Seats: 4, Sneak: &sneak, WindowSeconds: 8, Pace: engine.Relaxed, AwayAfterSeconds: 120, Name: "Ann",
 			Bots: []client.Bot{{Level: "easy", Style: "bold"}}, FillBots: true,
 		}, &api.CreateBody{}, &client.CreateBody{}},
+		{"an account", &players.Account{ID: 7, Name: "Bea", Bot: true, CreatedAt: at}, &client.Account{}, &players.Account{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

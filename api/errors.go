@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 )
 
 // The codes the API itself adds to the engine's and the runtime's.
@@ -34,6 +36,9 @@ var statuses = map[string]int{
 	string(live.CodeConflict):      http.StatusConflict,
 	string(live.CodeInvalid):       http.StatusBadRequest,
 	string(live.CodeUnavailable):   http.StatusServiceUnavailable,
+	string(live.CodeBroken):        http.StatusConflict,
+	string(live.CodeTooManyTables): http.StatusTooManyRequests,
+	string(live.CodeLobbyFull):     http.StatusConflict,
 	codeRateLimited:                http.StatusTooManyRequests,
 	codeTooLarge:                   http.StatusRequestEntityTooLarge,
 	codeMethodNotAllowed:           http.StatusMethodNotAllowed,
@@ -65,9 +70,12 @@ func problem(err error) (status int, p Problem, ok bool) {
 		ee *engine.Error
 		le *live.Error
 		ae *apiError
+		pe *players.Error
 		he *echo.HTTPError
 	)
 	switch {
+	case errors.As(err, &pe):
+		p = Problem{Error: pe.Message, Code: string(pe.Code)}
 	case errors.As(err, &ee):
 		p = Problem{Error: ee.Message, Code: string(ee.Code)}
 	case errors.As(err, &le):
@@ -112,9 +120,8 @@ func (s *Server) handleError(err error, c echo.Context) {
 	if !ok {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
-	var ae *apiError
-	if errors.As(err, &ae) && ae.retryAfter > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(ae.retryAfter))
+	if wait := retryAfter(err); wait > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 	}
 	if c.Request().Method == http.MethodHead {
 		err = c.NoContent(status)
@@ -134,4 +141,20 @@ func Codes() []string {
 	}
 	slices.Sort(codes)
 	return codes
+}
+
+// retryAfter is the seconds a refusal asks the client to wait, rounded up;
+// 0 for none.
+func retryAfter(err error) int {
+	var (
+		ae *apiError
+		pe *players.Error
+	)
+	switch {
+	case errors.As(err, &ae):
+		return ae.retryAfter
+	case errors.As(err, &pe) && pe.RetryAfter > 0:
+		return int((pe.RetryAfter + time.Second - 1) / time.Second)
+	}
+	return 0
 }

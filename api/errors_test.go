@@ -13,6 +13,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 )
 
 func TestProblem(t *testing.T) {
@@ -66,6 +67,9 @@ func TestStatusesCoverCodes(t *testing.T) {
 		string(engine.CodeOver), string(engine.CodeBadOptions),
 		string(live.CodeNotFound), string(live.CodeUnauthorized), string(live.CodeForbidden),
 		string(live.CodeConflict), string(live.CodeInvalid), string(live.CodeUnavailable),
+		string(live.CodeBroken), string(live.CodeTooManyTables), string(live.CodeLobbyFull),
+		string(players.CodeInvalid), string(players.CodeConflict), string(players.CodeUnauthorized),
+		string(players.CodeNotFound), string(players.CodeThrottled),
 	}
 	for _, c := range codes {
 		if s, ok := statuses[c]; !ok || s < 400 || s == http.StatusInternalServerError {

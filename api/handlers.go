@@ -41,10 +41,13 @@ func (s *Server) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	req, err := decodeCreate(body)
+	acc := accountOf(c)
+	req, err := decodeCreateAs(body, acc.Name)
 	if err != nil {
 		return err
 	}
+	req.Address = c.RealIP()
+	req.HostPlayer = acc.ID
 	j, err := s.games.Create(c.Request().Context(), req)
 	if err != nil {
 		return err
@@ -95,11 +98,12 @@ func (s *Server) join(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name, err := decodeJoin(body)
+	acc := accountOf(c)
+	name, err := decodeJoinAs(body, acc.Name)
 	if err != nil {
 		return err
 	}
-	j, err := s.games.Join(c.Request().Context(), gameID(c), name)
+	j, err := s.games.Join(c.Request().Context(), gameID(c), name, acc.ID)
 	if err != nil {
 		return err
 	}

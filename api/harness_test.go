@@ -18,6 +18,7 @@ import (
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -32,6 +33,9 @@ type world struct {
 	hub   *push.Hub
 	srv   *httptest.Server
 	http  *http.Client // checks every answer against openapi.yaml
+
+	// players is the accounts' service, on cheap password hashing.
+	players *players.Service
 }
 
 type worldOptions struct {
@@ -41,11 +45,17 @@ type worldOptions struct {
 	// smallBuffers shrinks each connection's send buffer on the server's
 	// side, so a client that doesn't read backs it up quickly.
 	smallBuffers bool
-	// logger is the server's; nil discards its lines.
+	// logger is the server's and the accounts' service's; nil discards
+	// their lines.
 	logger *slog.Logger
 	// trustedProxies are the server's; the test's client connects from
 	// 127.0.0.1.
 	trustedProxies string
+	// maxOpen and maxOpenPerAddress cap the open tables (live's defaults
+	// when zero).
+	maxOpen, maxOpenPerAddress int
+	// prepare fills the store before the server starts on it.
+	prepare func(st *store.Store)
 }
 
 func newWorld(t *testing.T, o worldOptions) *world {
@@ -56,8 +66,12 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		t.Fatal(err)
 	}
 	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), hub: push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})}
+	if o.prepare != nil {
+		o.prepare(st)
+	}
 	runCtx, stop := context.WithCancel(ctx)
-	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock})
+	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock,
+		MaxOpen: o.maxOpen, MaxOpenPerAddress: o.maxOpenPerAddress})
 	if err != nil {
 		stop()
 		st.Close()
@@ -73,8 +87,13 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
+	w.players, err = players.New(players.Config{Store: st, Logger: o.logger,
+		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now,
-		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies}))
+		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies, Players: w.players}))
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}

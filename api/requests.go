@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"bullshit/engine"
 	"bullshit/live"
@@ -22,26 +22,26 @@ const MaxBody = 8 << 10
 // CreateBody is a new table's settings as a client sends them. Unset fields
 // take the standard settings.
 type CreateBody struct {
-	Seats            int         `json:"seats"`
-	Sneak            *int        `json:"sneak,omitempty"`
-	WindowSeconds    int         `json:"window_seconds,omitempty"`
-	Pace             engine.Pace `json:"pace,omitempty"`
-	AwayAfterSeconds int         `json:"away_after_seconds,omitempty"`
+	Seats            int            `json:"seats"`
+	Sneak            *int           `json:"sneak,omitempty"`
+	WindowSeconds    int            `json:"window_seconds,omitempty"`
+	Pace             engine.Pace    `json:"pace,omitempty"`
+	AwayAfterSeconds int            `json:"away_after_seconds,omitempty"`
+	Name             string         `json:"name,omitempty"`
+	Bots             []live.BotSpec `json:"bots,omitempty"`
+	FillBots         bool           `json:"fill_bots,omitempty"`
 	// GraceSeconds is the grace for calls made together; absent is the
 	// standard, 0 first-come.
 	GraceSeconds *float64 `json:"grace_seconds,omitempty"`
 	PlayOn       bool     `json:"play_on,omitempty"`
 	// Seed deals a practice table from a chosen seed, in decimal (as a
 	// finished game's record names it): never rated.
-	Seed     string         `json:"seed,omitempty"`
-	Name     string         `json:"name"`
-	Bots     []live.BotSpec `json:"bots,omitempty"`
-	FillBots bool           `json:"fill_bots,omitempty"`
+	Seed string `json:"seed,omitempty"`
 }
 
 // JoinBody is a person taking a seat.
 type JoinBody struct {
-	Name string `json:"name"`
+	Name string `json:"name,omitempty"`
 }
 
 // ActionBody is a move: No always, Cards for a play or a hand-over, Claim for
@@ -76,14 +76,19 @@ func decode(body []byte, v any) error {
 	return nil
 }
 
-// decodeCreate reads a create request into the runtime's terms. Range checks
-// on the table itself are the engine's (bad_options); the rest are here.
-func decodeCreate(body []byte) (live.CreateRequest, error) {
+// decodeCreate reads a create request into the runtime's terms. It only
+// translates: every setting and the name are checked by the runtime, the one
+// place that checks them, whichever front end a table is opened from.
+func decodeCreate(body []byte) (live.CreateRequest, error) { return decodeCreateAs(body, "") }
+
+// decodeCreateAs is decodeCreate for a request made with an account's token
+// (account is its name; "" for a guest).
+func decodeCreateAs(body []byte, account string) (live.CreateRequest, error) {
 	var b CreateBody
 	if err := decode(body, &b); err != nil {
 		return live.CreateRequest{}, err
 	}
-	name, err := cleanName(b.Name)
+	name, err := seatName(b.Name, account)
 	if err != nil {
 		return live.CreateRequest{}, err
 	}
@@ -92,16 +97,13 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 		opts.Sneak = *b.Sneak
 	}
 	if b.WindowSeconds != 0 {
-		opts.Window = time.Duration(b.WindowSeconds) * time.Second
-		if b.WindowSeconds < 0 || b.WindowSeconds > 60 {
-			opts.Window = -1 // out of range: let Validate word it
-		}
+		opts.Window = seconds(b.WindowSeconds)
 	}
 	if b.Pace != "" {
 		opts.Pace = b.Pace
 	}
 	if b.GraceSeconds != nil {
-		opts.Grace = -1 // out of range: let Validate word it
+		opts.Grace = -1 // out of range: let the runtime's check word it
 		if g := *b.GraceSeconds; g >= 0 && g <= engine.MaxGrace.Seconds() {
 			opts.Grace = engine.GraceOf(g)
 		}
@@ -116,38 +118,45 @@ func decodeCreate(body []byte) (live.CreateRequest, error) {
 		}
 		seed = &v
 	}
-	if err := opts.Validate(); err != nil {
-		return live.CreateRequest{}, err
-	}
-	away := live.DefaultAwayAfter
-	if b.AwayAfterSeconds != 0 {
-		secs := b.AwayAfterSeconds // compared before multiplying, which could overflow
-		if secs < int(live.MinAwayAfter/time.Second) || secs > int(live.MaxAwayAfter/time.Second) {
-			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions, Message: fmt.Sprintf(
-				"A seat is handed to a bot after %d to %d seconds away.", int(live.MinAwayAfter.Seconds()), int(live.MaxAwayAfter.Seconds()))}
-		}
-		away = time.Duration(secs) * time.Second
-	}
-	if len(b.Bots) > opts.Seats-1 {
-		return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,
-			Message: fmt.Sprintf("A table of %d has room for %d bots besides you.", opts.Seats, opts.Seats-1)}
-	}
-	for _, spec := range b.Bots {
-		if err := checkBot(spec); err != nil {
-			return live.CreateRequest{}, err
-		}
-	}
-	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots, AwayAfter: away,
-		Seed: seed}, nil
+	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots,
+		AwayAfter: seconds(b.AwayAfterSeconds), Seed: seed}, nil
 }
 
-// decodeJoin reads the name a person joins with.
-func decodeJoin(body []byte) (string, error) {
+// seconds is a duration given in whole seconds, 0 for none given. One too
+// long for a time.Duration is made negative, out of every range, for the
+// runtime to refuse in its own words.
+func seconds(n int) time.Duration {
+	const most = int(math.MaxInt64 / time.Second)
+	if n > most || n < -most {
+		return -1
+	}
+	return time.Duration(n) * time.Second
+}
+
+// decodeJoin reads the name a person joins with (checked by the runtime).
+func decodeJoin(body []byte) (string, error) { return decodeJoinAs(body, "") }
+
+// decodeJoinAs is decodeJoin for a request made with an account's token
+// (account is its name; "" for a guest).
+func decodeJoinAs(body []byte, account string) (string, error) {
 	var b JoinBody
 	if err := decode(body, &b); err != nil {
 		return "", err
 	}
-	return cleanName(b.Name)
+	return seatName(b.Name, account)
+}
+
+// seatName is the name a seat is taken with: a guest's as given (the
+// runtime checks it), an account's always its own, so nobody plays a rated
+// game under another name. An account's request may leave the name out.
+func seatName(given, account string) (string, error) {
+	if account == "" {
+		return given, nil
+	}
+	if g := strings.TrimSpace(given); g != "" && g != account {
+		return "", invalid(fmt.Sprintf("With an account's token you play as %s: leave out \"name\" or give that.", account))
+	}
+	return account, nil
 }
 
 // decodeAction reads a move of the given kind. The seat is the token's, set
@@ -189,18 +198,4 @@ func decodeAction(kind engine.ActionKind, body []byte) (engine.Action, error) {
 		}
 	}
 	return a, nil
-}
-
-// cleanName trims a display name and checks it is one line of sensible length.
-func cleanName(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	switch {
-	case s == "":
-		return "", invalid("Give a name for your seat.")
-	case !utf8.ValidString(s) || strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }):
-		return "", invalid("A name is one line of plain text.")
-	case utf8.RuneCountInString(s) > live.MaxName:
-		return "", invalid(fmt.Sprintf("A name is at most %d characters.", live.MaxName))
-	}
-	return s, nil
 }

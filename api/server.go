@@ -24,7 +24,7 @@ type Games interface {
 	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
 	List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error)
 	Get(ctx context.Context, id string) (live.Summary, error)
-	Join(ctx context.Context, id, name string) (live.Joined, error)
+	Join(ctx context.Context, id, name string, player int64) (live.Joined, error)
 	Authenticate(ctx context.Context, id, token string) (seat int, err error)
 	Start(ctx context.Context, id string, by int) error
 	Leave(ctx context.Context, id string, seat int) error
@@ -43,6 +43,9 @@ type Config struct {
 	Games  Games
 	Hub    *push.Hub
 	Logger *slog.Logger
+	// Players finds the account of an API token; nil refuses account
+	// tokens.
+	Players Players
 	// PerAddress and PerToken limit how fast one client address, and one
 	// seat's token, may make requests.
 	PerAddress Rate
@@ -82,6 +85,8 @@ type Server struct {
 	byTok  *limiter
 	echo   *echo.Echo
 
+	players Players
+
 	trusted    []netip.Prefix
 	maxStreams int
 	mu         sync.Mutex
@@ -111,6 +116,8 @@ func New(cfg Config) *Server {
 		log:    cfg.Logger,
 		byAddr: newLimiter(cfg.PerAddress, maxBuckets, cfg.Now),
 		byTok:  newLimiter(cfg.PerToken, maxBuckets, cfg.Now),
+
+		players: cfg.Players,
 
 		trusted:    slices.Clone(cfg.TrustedProxies),
 		maxStreams: cfg.StreamsPerAddress,
@@ -151,10 +158,11 @@ func (s *Server) routes() *echo.Echo {
 
 	e.GET("/healthz", s.healthz)
 	g := e.Group("/api/v1")
-	g.POST("/games", s.create)
+	g.GET("/me", s.me, s.withAccount)
+	g.POST("/games", s.create, s.maybeAccount)
 	g.GET("/games", s.list)
 	g.GET("/games/:id", s.get)
-	g.POST("/games/:id/join", s.join)
+	g.POST("/games/:id/join", s.join, s.maybeAccount)
 	g.POST("/games/:id/start", s.start, s.seated)
 	g.POST("/games/:id/leave", s.leave, s.seated)
 	g.POST("/games/:id/end", s.end, s.seated)

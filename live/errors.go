@@ -49,3 +49,9 @@ func (m *Manager) fromStore(game string, err error) error {
 func invalid(format string, args ...any) *Error {
 	return refuse(CodeInvalid, fmt.Sprintf(format, args...))
 }
+
+// badOptions refuses a table's setting as the engine refuses its own, so
+// every setting out of range has the one code.
+func badOptions(format string, args ...any) *engine.Error {
+	return &engine.Error{Code: engine.CodeBadOptions, Message: fmt.Sprintf(format, args...)}
+}

@@ -41,7 +41,7 @@ func TestTheWaitingRoomIsPublished(t *testing.T) {
 		seen   func(Frame) bool
 	}{
 		{"a join", func() {
-			if _, err := f.m.Join(f.ctx, id, "Bea"); err != nil {
+			if _, err := f.m.Join(f.ctx, id, "Bea", 0); err != nil {
 				t.Fatal(err)
 			}
 		}, func(fr Frame) bool { return fr.Game.Seats[2].Name == "Bea" }},
@@ -51,7 +51,7 @@ func TestTheWaitingRoomIsPublished(t *testing.T) {
 			}
 		}, func(fr Frame) bool { return fr.Game.Seats[2].Kind == SeatEmpty }},
 		{"the start", func() {
-			if _, err := f.m.Join(f.ctx, id, "Cy"); err != nil {
+			if _, err := f.m.Join(f.ctx, id, "Cy", 0); err != nil {
 				t.Fatal(err)
 			}
 			if err := f.m.Start(f.ctx, id, 0); err != nil {

@@ -67,7 +67,7 @@ func (f *fixture) create(seats int, bots int, people ...string) (id string, toke
 	}
 	tokens = append(tokens, j.Token)
 	for _, name := range people {
-		pj, err := f.m.Join(f.ctx, j.Game.ID, name)
+		pj, err := f.m.Join(f.ctx, j.Game.ID, name, 0)
 		if err != nil {
 			f.t.Fatalf("join %s: %v", name, err)
 		}

@@ -22,10 +22,14 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 		{"control in name", func(r *CreateRequest) { r.HostName = "a\nb" }, string(CodeInvalid)},
 		{"two seats", func(r *CreateRequest) { r.Options.Seats = 2 }, string(engine.CodeBadOptions)},
 		{"odd window", func(r *CreateRequest) { r.Options.Window = 5 * time.Second }, string(engine.CodeBadOptions)},
-		{"too many bots", func(r *CreateRequest) { r.Bots = make([]BotSpec, 4) }, string(CodeInvalid)},
-		{"bad level", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "genius", Style: "bold"}} }, string(CodeInvalid)},
-		{"simulation style", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "easy", Style: "always"}} }, string(CodeInvalid)},
-		{"away too soon", func(r *CreateRequest) { r.AwayAfter = time.Second }, string(CodeInvalid)},
+		{"too many bots", func(r *CreateRequest) { r.Bots = make([]BotSpec, 4) }, string(engine.CodeBadOptions)},
+		{"bad level", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "genius", Style: "bold"}} }, string(engine.CodeBadOptions)},
+		{"simulation style", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "easy", Style: "always"}} }, string(engine.CodeBadOptions)},
+		{"away too soon", func(r *CreateRequest) { r.AwayAfter = time.Second }, string(engine.CodeBadOptions)},
+		{"away too late", func(r *CreateRequest) { r.AwayAfter = MaxAwayAfter + time.Second }, string(engine.CodeBadOptions)},
+		{"away negative", func(r *CreateRequest) { r.AwayAfter = -time.Second }, string(engine.CodeBadOptions)},
+		{"no seats", func(r *CreateRequest) { r.Options = engine.Options{} }, string(engine.CodeBadOptions)},
+		{"a right-to-left override in the name", func(r *CreateRequest) { r.HostName = "Ada\u202e" }, string(CodeInvalid)},
 	}
 	for _, tt := range tests {
 		r := ok
@@ -91,8 +95,8 @@ func TestJoinLeaveStart(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve"); return err }, string(CodeNotFound)},
-		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, ""); return err }, string(CodeInvalid)},
+		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve", 0); return err }, string(CodeNotFound)},
+		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, "", 0); return err }, string(CodeInvalid)},
 		{"the host can't leave", func() error { return f.m.Leave(f.ctx, id, 0) }, string(CodeConflict)},
 		{"an empty seat can't leave", func() error { return f.m.Leave(f.ctx, id, 5) }, string(CodeConflict)},
 		{"Bob leaves", func() error { return f.m.Leave(f.ctx, id, 1) }, ""},
@@ -100,7 +104,7 @@ func TestJoinLeaveStart(t *testing.T) {
 		{"a seat for the view", func() error { _, err := f.m.View(f.ctx, id, 0); return err }, string(CodeConflict)},
 		{"start", func() error { return f.m.Start(f.ctx, id, 0) }, ""},
 		{"start again", func() error { return f.m.Start(f.ctx, id, 0) }, string(CodeConflict)},
-		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve"); return err }, string(CodeConflict)},
+		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve", 0); return err }, string(CodeConflict)},
 	}
 	for _, s := range steps {
 		if got := codeOf(s.do()); got != s.want {
@@ -147,7 +151,7 @@ func TestStartNeedsThreeUnlessFilled(t *testing.T) {
 			t.Fatal(err)
 		}
 		id := j.Game.ID
-		if _, err := f.m.Join(f.ctx, id, "Bob"); err != nil {
+		if _, err := f.m.Join(f.ctx, id, "Bob", 0); err != nil {
 			t.Fatal(err)
 		}
 		err = f.m.Start(f.ctx, id, 0)

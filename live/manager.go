@@ -18,6 +18,11 @@ type Config struct {
 	Publisher Publisher // may be nil
 	Clock     Clock     // nil means the real clock
 	Logger    *slog.Logger
+	// MaxOpen caps the tables waiting for players, and MaxOpenPerAddress
+	// those opened from one address (CreateRequest.Address); zero takes
+	// DefaultMaxOpen and DefaultMaxOpenPerAddress.
+	MaxOpen           int
+	MaxOpenPerAddress int
 }
 
 // storage is what the runtime needs of the store; tests wrap *store.Store
@@ -70,6 +75,8 @@ type Manager struct {
 
 	// finished keeps the final state of games recently over or read.
 	finished *finished
+	// open counts the tables waiting for players (see holdOpen).
+	open openCaps
 }
 
 // New loads the open games and rebuilds every live one from its log,
@@ -84,7 +91,8 @@ func New(ctx context.Context, cfg Config) (*Manager, error) {
 
 func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{},
-		tablesDone: make(chan struct{}), finished: newFinished(finishedGames)}
+		tablesDone: make(chan struct{}), finished: newFinished(finishedGames),
+		open: newOpenCaps(cfg.MaxOpen, cfg.MaxOpenPerAddress)}
 	if m.clock == nil {
 		m.clock = RealClock{}
 	}
@@ -168,6 +176,7 @@ func (m *Manager) add(t *table) error {
 		return errClosed
 	}
 	m.running[t.id] = t
+	m.countOpen(t)
 	if t.out != nil {
 		m.tables.Go(t.out.run)
 	}
@@ -183,6 +192,7 @@ func (m *Manager) remove(t *table) {
 	if stored && t.state != nil && t.state.Over() {
 		m.finished.put(t.id, t.state)
 	}
+	m.leftOpen(t)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.running[t.id] == t {
@@ -228,6 +238,13 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 	if err := m.ensureOpen(); err != nil {
 		return Joined{}, err
 	}
+	addr := addressKey(req.Address)
+	release, err := m.holdOpen(addr)
+	if err != nil {
+		return Joined{}, err
+	}
+	// Held until the table is running, where holdOpen counts it.
+	defer release()
 	for tries := 0; ; tries++ {
 		g.ID, err = newID()
 		if err != nil {
@@ -245,6 +262,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 		seats[i].GameID = g.ID
 	}
 	t := m.newTable(*g, seats)
+	t.addr = addr
 	sum := t.summary()
 	if err := m.add(t); err != nil {
 		return Joined{}, err
@@ -376,16 +394,17 @@ func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.V
 	return engine.View{}, errOver
 }
 
-// Join seats a person in the first empty seat of an open game.
-func (m *Manager) Join(ctx context.Context, id, name string) (Joined, error) {
-	name, err := checkName(name)
+// Join seats a person in the first empty seat of an open game. player is
+// their account, 0 for a guest; an account takes one seat per table.
+func (m *Manager) Join(ctx context.Context, id, name string, player int64) (Joined, error) {
+	name, err := CleanName(name)
 	if err != nil {
 		return Joined{}, err
 	}
 	var j Joined
 	running, err := m.do(ctx, id, func(t *table) error {
 		var err error
-		j, err = t.join(name)
+		j, err = t.join(name, player)
 		return err
 	})
 	if running {

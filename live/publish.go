@@ -27,10 +27,24 @@ type outbox struct {
 	mu      sync.Mutex
 	pending *batch
 	kick    chan struct{}
+
+	// fail is closed when the Publisher panics, with the panic in fault:
+	// the table stops, and run has returned.
+	fail  chan struct{}
+	fault error
 }
 
 func newOutbox(pub Publisher, game string, clock Clock, timed *histogram) *outbox {
-	return &outbox{pub: pub, game: game, clock: clock, timed: timed, kick: make(chan struct{}, 1)}
+	return &outbox{pub: pub, game: game, clock: clock, timed: timed, kick: make(chan struct{}, 1), fail: make(chan struct{})}
+}
+
+// failed is closed once the Publisher has panicked; never for a table
+// without an outbox.
+func (o *outbox) failed() <-chan struct{} {
+	if o == nil {
+		return nil
+	}
+	return o.fail
 }
 
 // put queues b in place of any batch not yet sent. It never blocks.
@@ -46,7 +60,8 @@ func (o *outbox) put(b *batch) {
 
 // run publishes until it has sent a final batch. Its table always sends one
 // as it stops, so run ends with the table (unless the Publisher never
-// returns, which is why the Manager's Close takes a deadline).
+// returns, which is why the Manager's Close takes a deadline). A panic of
+// the Publisher ends it too, closing the game's streams if it still can.
 func (o *outbox) run() {
 	for range o.kick {
 		o.mu.Lock()
@@ -57,12 +72,25 @@ func (o *outbox) run() {
 			continue
 		}
 		o.timed.record(o.clock.Now().Sub(b.at))
-		for _, f := range b.frames {
-			o.pub.Publish(o.game, f)
-		}
-		if b.final {
-			o.pub.Close(o.game)
+		if err := guard(func() error { o.send(b); return nil }); err != nil {
+			o.fault = err
+			close(o.fail)
+			_ = guard(func() error { o.pub.Close(o.game); return nil })
 			return
 		}
+		if b.final {
+			return
+		}
+	}
+}
+
+// send hands b's views to the Publisher, and closes the game's streams
+// after a final batch.
+func (o *outbox) send(b *batch) {
+	for _, f := range b.frames {
+		o.pub.Publish(o.game, f)
+	}
+	if b.final {
+		o.pub.Close(o.game)
 	}
 }

@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"time"
 
 	"bullshit/engine"
@@ -12,8 +11,9 @@ import (
 )
 
 // load starts a table for every open game, and for every live one rebuilt
-// from its log. A game that cannot be rebuilt is logged and left alone, so
-// one bad game does not keep the server down.
+// from its log. A game that cannot be rebuilt, even by a panic, gets a
+// broken table that says so, so one bad game neither keeps the server down
+// nor stops the others.
 func (m *Manager) load(ctx context.Context) error {
 	open, err := m.st.Games(ctx, string(StatusOpen), 0)
 	if err != nil {
@@ -30,10 +30,14 @@ func (m *Manager) load(ctx context.Context) error {
 		return fmt.Errorf("live: load: %w", err)
 	}
 	for _, g := range append(open, running...) {
-		t, err := m.rebuild(ctx, g.ID, alive)
+		var t *table
+		err := guard(func() error {
+			var err error
+			t, err = m.rebuild(ctx, g.ID, alive)
+			return err
+		})
 		if err != nil {
-			m.log.Error("a game could not be rebuilt", slog.String("game", g.ID), slog.Any("err", err))
-			continue
+			t = m.brokenTable(ctx, g, fmt.Errorf("rebuilding the game: %w", err))
 		}
 		if err := m.add(t); err != nil {
 			return err
@@ -55,6 +59,7 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 	}
 	t := m.newTable(*g, seats)
 	if g.Status != string(StatusLive) {
+		t.openSince = openSince(*g, seats, m.clock.Now())
 		return t, nil
 	}
 	actions, err := m.st.Actions(ctx, id)

@@ -68,10 +68,14 @@ func (t *table) named(err error) error {
 	return &engine.Error{Code: e.Code, Message: msg}
 }
 
-// join seats a person in the first empty seat.
-func (t *table) join(name string) (Joined, error) {
+// join seats a person, with their account or as a guest (player 0), in the
+// first empty seat.
+func (t *table) join(name string, player int64) (Joined, error) {
 	if t.state != nil {
 		return Joined{}, errStarted
+	}
+	if player != 0 && slices.ContainsFunc(t.seats, func(s store.Seat) bool { return s.PlayerID == player }) {
+		return Joined{}, refuse(CodeConflict, "You already have a seat at this table.")
 	}
 	seat := slices.IndexFunc(t.seats, func(s store.Seat) bool { return s.Kind == string(SeatEmpty) })
 	if seat < 0 {
@@ -82,12 +86,13 @@ func (t *table) join(name string) (Joined, error) {
 		return Joined{}, t.m.unsaved(t.id, err)
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name, s.TokenHash = string(SeatPerson), name, hash
+	s.Kind, s.Name, s.TokenHash, s.PlayerID = string(SeatPerson), name, hash, player
 	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
 		return Joined{}, err
 	}
 	t.seats[seat] = s
 	t.reseat = true
+	t.openSince = t.now
 	return Joined{Game: t.summary(), Seat: seat, Token: token}, nil
 }
 
@@ -152,7 +157,7 @@ func (t *table) leave(seat int) error {
 		return refuse(CodeConflict, "The host can't leave before the start: end the game instead.")
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name, s.TokenHash, s.Away = string(SeatEmpty), "", nil, false
+	s.Kind, s.Name, s.TokenHash, s.Away, s.PlayerID = string(SeatEmpty), "", nil, false, 0
 	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
 		return err
 	}

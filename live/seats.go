@@ -7,10 +7,9 @@ import (
 	"encoding/base32"
 	"encoding/binary"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
@@ -22,18 +21,19 @@ const (
 	DefaultAwayAfter = 60 * time.Second
 	MinAwayAfter     = 15 * time.Second
 	MaxAwayAfter     = 10 * time.Minute
-	// MaxName is the longest display name, in characters.
-	MaxName = 32
 )
 
-// newGame checks a request and builds the game and seats to store, with the
-// host's token.
-func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string, error) {
-	host, err := checkName(req.HostName)
+// checkCreate is the one check of a new table's settings, whichever front
+// end they came through: the host's name cleaned, the settings left unset
+// given their standard values, and the first one out of range refused
+// (names as invalid, the table's settings as the engine refuses its own).
+func checkCreate(req CreateRequest) (CreateRequest, error) {
+	host, err := CleanName(req.HostName)
 	if err != nil {
-		return nil, nil, "", err
+		return req, err
 	}
-	opts := req.Options
+	req.HostName = host
+	opts := &req.Options
 	if opts.Pace == "" {
 		opts.Pace = engine.Brisk
 	}
@@ -44,22 +44,41 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 		opts.Penalty = engine.StandardPenalty
 	}
 	if err := opts.Validate(); err != nil {
-		return nil, nil, "", err
+		return req, err
+	}
+	if req.AwayAfter == 0 {
+		req.AwayAfter = DefaultAwayAfter
+	}
+	if req.AwayAfter < MinAwayAfter || req.AwayAfter > MaxAwayAfter {
+		return req, badOptions("A seat is handed to a bot after %d to %d seconds away.",
+			int(MinAwayAfter/time.Second), int(MaxAwayAfter/time.Second))
 	}
 	// A new game is played, and always replayed, under the current rules.
 	opts.Rules = engine.CurrentRules
-	if len(req.Bots) > opts.Seats-1 {
-		return nil, nil, "", invalid("A table of %d has room for %d bots at most.", opts.Seats, opts.Seats-1)
-	}
-	away := req.AwayAfter
-	if away == 0 {
-		away = DefaultAwayAfter
-	}
-	if away < MinAwayAfter || away > MaxAwayAfter {
-		return nil, nil, "", invalid("A player is marked away after %v to %v.", MinAwayAfter, MaxAwayAfter)
-	}
 	// A chosen seed makes a practice table, and only a chosen seed does.
 	opts.Practice = req.Seed != nil
+	if len(req.Bots) > opts.Seats-1 {
+		return req, badOptions("A table of %d has room for %d bots besides you.", opts.Seats, opts.Seats-1)
+	}
+	for _, b := range req.Bots {
+		if !slices.Contains(bot.Levels(), bot.Level(b.Level)) {
+			return req, badOptions("A bot's level is easy, medium or hard, not %q.", b.Level)
+		}
+		if !slices.Contains(bot.SiteStyles(), bot.Style(b.Style)) {
+			return req, badOptions("A bot's style is cautious, bold or caller, not %q.", b.Style)
+		}
+	}
+	return req, nil
+}
+
+// newGame checks a request and builds the game and seats to store, with the
+// host's token.
+func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string, error) {
+	req, err := checkCreate(req)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	opts := req.Options
 	var seed uint64
 	if req.Seed != nil {
 		seed = *req.Seed
@@ -79,34 +98,18 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 			seats[i].BotLevel, seats[i].BotStyle = string(bot.Medium), string(siteStyle(seed, i))
 		}
 	}
-	seats[0].Kind, seats[0].Name, seats[0].TokenHash = string(SeatPerson), host, hash
+	seats[0].Kind, seats[0].Name, seats[0].TokenHash, seats[0].PlayerID = string(SeatPerson), req.HostName, hash, req.HostPlayer
 	for i, b := range req.Bots {
-		level, err := bot.ParseLevel(b.Level)
-		if err != nil {
-			return nil, nil, "", invalid("No bot level %q: choose easy, medium or hard.", b.Level)
-		}
-		style, err := bot.ParseStyle(b.Style)
-		if err != nil || !isSiteStyle(style) {
-			return nil, nil, "", invalid("No bot style %q: choose cautious, bold or caller.", b.Style)
-		}
+		level, style := bot.Level(b.Level), bot.Style(b.Style)
 		s := &seats[1+i]
 		s.Kind, s.BotLevel, s.BotStyle = string(SeatBot), string(level), string(style)
 		s.Name = botName(level, style)
 	}
 	g := &store.Game{
-		Status: string(StatusOpen), Options: opts, Seed: seed, Host: 0, AwayAfter: away, FillBots: req.FillBots,
+		Status: string(StatusOpen), Options: opts, Seed: seed, Host: 0, AwayAfter: req.AwayAfter, FillBots: req.FillBots,
 		CreatedAt: m.clock.Now().UTC().Truncate(time.Microsecond),
 	}
 	return g, seats, token, nil
-}
-
-func isSiteStyle(s bot.Style) bool {
-	for _, x := range bot.SiteStyles() {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // siteStyle is the site style the seed gives a bot in seat.
@@ -135,20 +138,6 @@ func capital(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// checkName trims a display name and refuses an empty or overlong one.
-func checkName(name string) (string, error) {
-	name = strings.TrimSpace(name)
-	switch {
-	case name == "":
-		return "", invalid("Enter a name.")
-	case utf8.RuneCountInString(name) > MaxName:
-		return "", invalid("A name is %d characters at most.", MaxName)
-	case strings.ContainsFunc(name, unicode.IsControl):
-		return "", invalid("A name can't contain control characters.")
-	}
-	return name, nil
 }
 
 var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
@@ -200,7 +189,7 @@ func matchToken(hashes [][]byte, token string) (int, bool) {
 
 // seatInfo is a stored seat as anyone may see it.
 func seatInfo(s store.Seat) SeatInfo {
-	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered}
+	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
 	if s.Kind == string(SeatBot) {
 		info.Bot = &BotSpec{Level: s.BotLevel, Style: s.BotStyle}
 	}

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"slices"
@@ -56,6 +57,7 @@ const (
 	evBot
 	evAway
 	evFinish
+	evExpire
 )
 
 // event is the next thing a table must do by itself, and when.
@@ -79,6 +81,10 @@ type table struct {
 	done  chan struct{}
 	snap  atomic.Pointer[snapshot]
 	out   *outbox
+	// addr is the key of the address that opened the table (addressKey),
+	// and countedOpen says it is counted among the open tables.
+	addr        string
+	countedOpen atomic.Bool
 
 	game    store.Game
 	seats   []store.Seat
@@ -111,12 +117,18 @@ type table struct {
 	// downSince is when a rebuilt game was last known running; the table
 	// resumes it from then as it starts.
 	downSince time.Time
+	// openSince is when an open table began waiting for its next player.
+	openSince time.Time
+	// serving is the request being served, answered if the table breaks.
+	serving *request
+	// fault is what stopped the table; it is broken from then on.
+	fault error
 }
 
 func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}),
-		game: g, seats: seats,
+		game: g, seats: seats, openSince: g.CreatedAt,
 	}
 	if m.pub != nil {
 		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish)
@@ -128,13 +140,28 @@ func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
 	return t
 }
 
-// run is the table's goroutine: it serves requests and wakes at the table's
-// next event, one timer for all of them.
+// run is the table's goroutine: it plays, and once a fault stops the table
+// (a panic here, in a bot or in the table's Publisher), it answers as a
+// broken table until the server stops, so every other table plays on.
 func (t *table) run(ctx context.Context) {
 	defer func() {
 		t.m.remove(t)
 		close(t.done)
 	}()
+	if t.fault == nil {
+		if err := guard(func() error { return t.play(ctx) }); err != nil {
+			t.stop(err)
+		}
+	}
+	if t.fault != nil {
+		t.broken(ctx)
+	}
+}
+
+// play serves requests and wakes at the table's next event, one timer for
+// all of them, until the game is over. An error is a fault that stops the
+// table.
+func (t *table) play(ctx context.Context) error {
 	t.timer = t.m.clock.NewTimer(time.Hour)
 	defer t.timer.Stop()
 	t.resumeAfterDown()
@@ -149,22 +176,35 @@ func (t *table) run(ctx context.Context) {
 		t.catchUp(t.m.clock.Now())
 		t.settle()
 		if t.over {
-			return
+			return nil
 		}
 		select {
 		case <-ctx.Done():
 			t.publish(true)
-			return
+			return nil
 		case r := <-t.inbox:
 			t.serve(r)
 		case <-t.timer.C():
+		case <-t.out.failed():
+			return t.out.fault
 		}
 	}
+	return nil
 }
 
 // serve runs a request at the time it arrived.
 func (t *table) serve(r request) {
+	// Not restored by a defer: a panic must find it set (see stop).
+	outer := t.serving
+	t.serving = &r
 	t.catchUp(r.at)
+	if t.over && t.state == nil {
+		// An open table that closed as the request waited.
+		t.settle()
+		r.reply <- errOverGame
+		t.serving = outer
+		return
+	}
 	t.now = later(r.at, t.at)
 	err := r.fn(t)
 	// Caught up (a move that ended the game finishes it) and settled
@@ -172,12 +212,13 @@ func (t *table) serve(r request) {
 	t.catchUp(t.now)
 	t.settle()
 	r.reply <- err
+	t.serving = outer
 }
 
 // catchUp does everything due by now, in the order it fell due, each at its
 // own time, so the game does not depend on how late the table woke.
 func (t *table) catchUp(now time.Time) {
-	if t.state == nil || t.over {
+	if t.over {
 		return
 	}
 	for !t.over {
@@ -198,6 +239,8 @@ func (t *table) catchUp(now time.Time) {
 			t.markAway(ev.seat, ev.at)
 		case evFinish:
 			t.finish()
+		case evExpire:
+			t.expire(ev.at)
 		}
 	}
 }
@@ -211,7 +254,11 @@ func (t *table) next() event {
 			best = e
 		}
 	}
-	if t.state == nil || t.over {
+	if t.over {
+		return best
+	}
+	if t.state == nil {
+		consider(event{kind: evExpire, at: later(t.openSince.Add(ExpireOpenAfter), t.retryAt)})
 		return best
 	}
 	if t.finishing {
@@ -341,11 +388,9 @@ func (t *table) rollback() {
 	s, err := t.replay(t.actions)
 	if err != nil {
 		// The same actions were accepted before, so only a broken engine
-		// gets here. The table stops rather than play on from a state
-		// its store doesn't hold; the game stays live in the store.
-		t.m.log.Error("replaying a game's accepted actions failed: the table stops", slog.String("game", t.id), slog.Any("err", err))
-		t.over = true
-		return
+		// gets here. The table stops as on any other fault rather than
+		// play on from a state its store doesn't hold.
+		panic(fmt.Sprintf("replaying the game's accepted actions failed: %v", err))
 	}
 	s.Tick(t.at)
 	t.state = s
@@ -534,6 +579,9 @@ func (t *table) frame(sum Summary, seat int) Frame {
 // refresh updates what readers off the goroutine see.
 func (t *table) refresh() {
 	t.snap.Store(&snapshot{summary: t.summary(), tokens: t.tokenHashes()})
+	if t.game.Status != string(StatusOpen) {
+		t.m.leftOpen(t)
+	}
 }
 
 // tokenHashes are the seats' token hashes, by seat number.

@@ -19,7 +19,11 @@ const (
 	StatusOpen     Status = "open"     // waiting for players; the host starts it
 	StatusLive     Status = "live"     // being played
 	StatusFinished Status = "finished" // someone went out, or the play cap ended it
-	StatusEnded    Status = "ended"    // the host ended it early; kept, never rated
+	StatusEnded    Status = "ended"    // the host ended it early, or nobody joined in time; kept, never rated
+	// StatusBroken: a fault on the server's side stopped the table. Only
+	// the running server says so: its log and its stored status are kept as
+	// they were, so a server without the fault takes the game up again.
+	StatusBroken Status = "broken"
 )
 
 // SeatKind says who sits in a seat.
@@ -50,6 +54,13 @@ type CreateRequest struct {
 	// AwayAfter is how long a person's own turn may wait before a bot plays
 	// it for them (the seat is marked away until they act again).
 	AwayAfter time.Duration
+	// Address is the network address (IP) the request came from, which
+	// caps the open tables one client may hold (Config.MaxOpenPerAddress).
+	// Empty for tables the server opens itself: only the cap on all open
+	// tables applies to them.
+	Address string
+	// HostPlayer is the host's account, 0 for a guest.
+	HostPlayer int64
 	// Seed, when set, deals the game from this seed rather than a random
 	// one: a practice table (Options.Practice), whose deal can be played
 	// again and which is never rated, since its creator can know every hand.
@@ -64,6 +75,8 @@ type SeatInfo struct {
 	Bot     *BotSpec `json:"bot,omitempty"`
 	Away    bool     `json:"away"`
 	Covered bool     `json:"covered"` // a bot played it at some point: not rated
+	// Player is the account the seat belongs to; 0 (left out) for a guest.
+	Player int64 `json:"player_id,omitempty"`
 }
 
 // Summary is a game as the lobby and the API list it.
@@ -117,8 +130,9 @@ type Joined struct {
 // Publisher receives every seat's new frame (and the spectator's) after each
 // change of a table, the waiting room's included, and is told when a game's
 // streams can be closed. Each table calls it from a goroutine of its own (its
-// outbox), never from the table's: a Publisher that blocks delays only that
-// table's pushes, never its play.
+// outbox), never the one that plays: a Publisher that blocks holds up only
+// that table's pushes, and one that panics stops only that table (its status
+// becomes broken).
 type Publisher interface {
 	Publish(game string, f Frame)
 	Close(game string)
@@ -136,6 +150,14 @@ const (
 	CodeConflict     Code = "conflict"     // the game is full, already started, or over
 	CodeInvalid      Code = "invalid"      // a request out of range (a name too long)
 	CodeUnavailable  Code = "unavailable"  // the server is shutting down
+	// CodeBroken: a fault on the server's side stopped the game's table.
+	CodeBroken Code = "broken"
+	// CodeTooManyTables: the address has as many tables waiting for
+	// players as it may (Config.MaxOpenPerAddress).
+	CodeTooManyTables Code = "too_many_tables"
+	// CodeLobbyFull: the server has as many tables waiting for players as
+	// it holds (Config.MaxOpen).
+	CodeLobbyFull Code = "lobby_full"
 )
 
 // Error is a refused request, with a message for the person to read.

@@ -60,18 +60,18 @@ func (w *writer) run() {
 		}
 		began := w.clock.Now()
 		if len(batch) == 1 {
-			first.done <- w.one(first.ctx, first.a)
+			first.done <- w.write(first)
 			w.timed.record(w.clock.Now().Sub(began))
 			continue
 		}
 		// The batch's context: the first's. Every request's is the same
 		// kind (bounded, not cancelled by shutdown).
-		err := w.st.AppendActions(first.ctx, actions)
+		err := guard(func() error { return w.st.AppendActions(first.ctx, actions) })
 		w.timed.record(w.clock.Now().Sub(began))
 		if err != nil {
 			// One bad action must not fail the others: write each alone.
 			for _, r := range batch {
-				r.done <- w.one(r.ctx, r.a)
+				r.done <- w.write(r)
 			}
 			continue
 		}
@@ -79,4 +79,10 @@ func (w *writer) run() {
 			r.done <- nil
 		}
 	}
+}
+
+// write stores one action alone. A panic in the store fails that write, as
+// an error its table handles, rather than every table with the server.
+func (w *writer) write(r writeReq) error {
+	return guard(func() error { return w.one(r.ctx, r.a) })
 }

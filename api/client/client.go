@@ -138,6 +138,13 @@ func (c *Client) Join(ctx context.Context, game, name string) (Joined, error) {
 	return j, err
 }
 
+// Me reads the account of the client's token, an account's API token.
+func (c *Client) Me(ctx context.Context) (Account, error) {
+	var a Account
+	err := c.do(ctx, http.MethodGet, "/api/v1/me", nil, &a)
+	return a, err
+}
+
 // Get reads a game's summary.
 func (c *Client) Get(ctx context.Context, game string) (Game, error) {
 	var s Game

@@ -46,6 +46,8 @@ type Seat struct {
 	Away bool     `json:"away"`
 	// Covered says a bot played the seat at some point, so it isn't rated.
 	Covered bool `json:"covered"`
+	// Player is the account the seat belongs to; 0 for a guest.
+	Player int64 `json:"player_id,omitempty"`
 }
 
 // Game is a game as the lobby lists it.
@@ -87,8 +89,9 @@ type CreateBody struct {
 	// Seed deals a practice table from a chosen seed, in decimal; it is
 	// never rated.
 	Seed string `json:"seed,omitempty"`
-	// Name is the host's display name.
-	Name string `json:"name"`
+	// Name is the host's display name; with an account's token it may be
+	// left out (the account's name is used).
+	Name string `json:"name,omitempty"`
 	// Bots fill seats from seat 1 upwards; with FillBots every seat
 	// nobody has joined by the start is given a bot.
 	Bots     []Bot `json:"bots,omitempty"`
@@ -96,7 +99,16 @@ type CreateBody struct {
 }
 
 type joinBody struct {
+	Name string `json:"name,omitempty"`
+}
+
+// Account is the account of an API token.
+type Account struct {
+	ID   int64  `json:"id"`
 	Name string `json:"name"`
+	// Bot says the account is played by a program.
+	Bot       bool      `json:"bot"`
+	CreatedAt time.Time `json:"created_at"`
 }
 
 // actionBody is a move: No always, Cards for a play or a hand-over, Claim

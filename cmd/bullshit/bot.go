@@ -35,6 +35,7 @@ func playBot(ctx context.Context, args []string, out, logTo io.Writer) error {
 	game := fs.String("game", "", "the game's code (with --token)")
 	join := fs.String("join", "", "join the open game with this code (with --name) instead")
 	name := fs.String("name", "", "the name to join with")
+	account := fs.String("account-token", os.Getenv("BULLSHIT_ACCOUNT_TOKEN"), "an account's API token (bsa_...) to join as that account, rated (default $BULLSHIT_ACCOUNT_TOKEN)")
 	level := fs.String("level", "medium", "the bot's level: easy, medium or hard")
 	style := fs.String("style", "cautious", "the bot's style: cautious, bold or caller")
 	seed := fs.Uint64("seed", 0, "the bot's seed (0 picks one at random)")
@@ -71,8 +72,8 @@ func playBot(ctx context.Context, args []string, out, logTo io.Writer) error {
 
 	c := client.New(*server, nil)
 	switch {
-	case *join != "" && *name != "":
-		j, err := c.Join(ctx, *join, *name)
+	case *join != "" && (*name != "" || *account != ""):
+		j, err := c.WithToken(*account).Join(ctx, *join, *name)
 		if err != nil {
 			return fmt.Errorf("joining %s: %w", *join, err)
 		}
@@ -80,7 +81,7 @@ func playBot(ctx context.Context, args []string, out, logTo io.Writer) error {
 		logger.Info("joined", "game", j.Game.ID, "seat", j.Seat)
 	case *game != "" && *token != "":
 	default:
-		return errors.New("give --game and --token, or --join and --name")
+		return errors.New("give --game and --token, or --join and --name (or --account-token)")
 	}
 	c = c.WithToken(*token)
 	logger.Info("playing", "game", *game, "bot", b.String())

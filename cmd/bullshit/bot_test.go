@@ -14,13 +14,14 @@ import (
 	"bullshit/api/client"
 	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/players"
 	"bullshit/store"
 )
 
 // TestBotCommand runs `bullshit bot --join` in this process against a server
-// with the real Manager and SQLite: the bot takes a seat at an open table,
-// the host starts it with bots in the other seats, and the bot plays its
-// seat to the end.
+// with the real Manager and SQLite: the bot takes a seat at an open table
+// with its account's API token, the host starts it with bots in the other
+// seats, and the bot plays its seat, the account's, to the end.
 func TestBotCommand(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -39,7 +40,19 @@ func TestBotCommand(t *testing.T) {
 	// The clock runs fast, so the bot decides far more often than a real
 	// table lets it: no limits here.
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	srv := httptest.NewServer(api.New(api.Config{Games: mgr, Hub: hub, PerAddress: unlimited, PerToken: unlimited}))
+	accounts, err := players.New(players.Config{Store: st, Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	robo, err := accounts.SignUp(ctx, "Robo", "a program's password", "192.0.2.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roboToken, _, err := accounts.CreateToken(ctx, robo.Account.ID, "arena")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(api.New(api.Config{Games: mgr, Hub: hub, PerAddress: unlimited, PerToken: unlimited, Players: accounts}))
 	var wg sync.WaitGroup
 	wg.Go(func() { hub.Run(runCtx) })
 	defer func() {
@@ -60,7 +73,7 @@ func TestBotCommand(t *testing.T) {
 	var out, logs bytes.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- playBot(ctx, []string{"--server", srv.URL, "--join", id, "--name", "Robo",
+		done <- playBot(ctx, []string{"--server", srv.URL, "--join", id, "--account-token", roboToken,
 			"--level", "hard", "--style", "bold", "--seed", "9", "--think", "0"}, &out, &logs)
 	}()
 	for {
@@ -105,8 +118,9 @@ func TestBotCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status != client.StatusFinished || g.Seats[1].Covered {
-		t.Errorf("after the bot's game: %s, seat 1 covered %v; want finished, played by the bot itself", g.Status, g.Seats[1].Covered)
+	if g.Status != client.StatusFinished || g.Seats[1].Covered || g.Seats[1].Player != robo.Account.ID {
+		t.Errorf("after the bot's game: %s, seat 1 covered %v, account %d; want finished, played by the bot itself as account %d",
+			g.Status, g.Seats[1].Covered, g.Seats[1].Player, robo.Account.ID)
 	}
 	if got := strings.Count(out.String(), "place "); got != 3 || !strings.Contains(out.String(), "<- this bot") {
 		t.Errorf("the bot printed\n%s\nwant three places, its own marked", out.String())

@@ -16,6 +16,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/players"
 	"bullshit/store"
 )
 
@@ -92,8 +93,13 @@ func serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return fmt.Errorf("starting the tables: %w", err)
 	}
+	accounts, err := players.New(players.Config{Store: st, Logger: logger})
+	if err != nil {
+		_ = mgr.Close(context.Background())
+		return err
+	}
 	hs := &http.Server{
-		Handler:           api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted}),
+		Handler:           api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts}),
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -110,6 +116,7 @@ func serve(ctx context.Context, args []string) error {
 	var wg sync.WaitGroup
 	hubCtx, stopHub := context.WithCancel(runCtx)
 	wg.Go(func() { hub.Run(hubCtx) })
+	wg.Go(func() { removeExpiredSessions(hubCtx, accounts, logger) })
 	served := make(chan error, 1)
 	wg.Go(func() { served <- hs.Serve(ln) })
 
@@ -136,6 +143,28 @@ func serve(ctx context.Context, args []string) error {
 	}
 	logger.Info("stopped")
 	return err
+}
+
+// sessionSweep is how often the sessions nobody came back to are deleted.
+const sessionSweep = time.Hour
+
+// removeExpiredSessions deletes expired sessions every sessionSweep until
+// ctx ends.
+func removeExpiredSessions(ctx context.Context, accounts *players.Service, logger *slog.Logger) {
+	t := time.NewTicker(sessionSweep)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := accounts.RemoveExpired(ctx); err != nil {
+				logger.Warn("removing expired sessions failed", "err", err)
+			} else if n > 0 {
+				logger.Info("expired sessions removed", "sessions", n)
+			}
+		}
+	}
 }
 
 // stopHTTP stops the server taking requests and waits up to budget for those
