@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,13 @@ type CreateBody struct {
 	Name             string         `json:"name,omitempty"`
 	Bots             []live.BotSpec `json:"bots,omitempty"`
 	FillBots         bool           `json:"fill_bots,omitempty"`
+	// GraceSeconds is the grace for calls made together; absent is the
+	// standard, 0 first-come.
+	GraceSeconds *float64 `json:"grace_seconds,omitempty"`
+	PlayOn       bool     `json:"play_on,omitempty"`
+	// Seed deals a practice table from a chosen seed, in decimal (as a
+	// finished game's record names it): never rated.
+	Seed string `json:"seed,omitempty"`
 }
 
 // JoinBody is a person taking a seat.
@@ -94,8 +102,24 @@ func decodeCreateAs(body []byte, account string) (live.CreateRequest, error) {
 	if b.Pace != "" {
 		opts.Pace = b.Pace
 	}
+	if b.GraceSeconds != nil {
+		opts.Grace = -1 // out of range: let the runtime's check word it
+		if g := *b.GraceSeconds; g >= 0 && g <= engine.MaxGrace.Seconds() {
+			opts.Grace = engine.GraceOf(g)
+		}
+	}
+	opts.PlayOn = b.PlayOn
+	var seed *uint64
+	if b.Seed != "" {
+		v, err := strconv.ParseUint(b.Seed, 10, 64)
+		if err != nil {
+			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,
+				Message: "A practice table's seed is a whole number from 0 to 18446744073709551615, written in decimal."}
+		}
+		seed = &v
+	}
 	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots,
-		AwayAfter: seconds(b.AwayAfterSeconds)}, nil
+		AwayAfter: seconds(b.AwayAfterSeconds), Seed: seed}, nil
 }
 
 // seconds is a duration given in whole seconds, 0 for none given. One too

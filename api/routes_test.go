@@ -173,9 +173,12 @@ func TestRoutes(t *testing.T) {
 		{name: "give: nothing owed", method: "POST", path: "/api/v1/games/{id}/give", token: "{caller}", body: `{"no":{no},"cards":["{nextheld}"]}`, status: 422, code: "not_your_turn"},
 		{name: "call", method: "POST", path: "/api/v1/games/{id}/call", token: "{caller}", body: `{"no":{no}}`, status: 200,
 			after: func(t *testing.T, a answer) {
-				if v := decodeInto[engine.View](t, a); v.Phase != engine.PhaseReveal || v.Reveal == nil {
-					t.Errorf("after the call the caller sees phase %s, want the reveal", v.Phase)
+				// The standard table has a grace for calls made together:
+				// the call is held open, then turned up.
+				if v := decodeInto[engine.View](t, a); v.Phase != engine.PhaseShout || !slices.Contains(v.Shouts, v.Seat) {
+					t.Errorf("after the call the caller sees phase %s, shouts %v, want the shout with theirs", v.Phase, v.Shouts)
 				}
+				w.clock.Advance(engine.StandardGrace)
 			}},
 		{name: "call again, late", method: "POST", path: "/api/v1/games/{id}/call", token: "{other}", body: `{"no":{no}}`, status: 409, code: "stale"},
 		{name: "the log, as a spectator", method: "GET", path: "/api/v1/games/{id}/log", status: 200,

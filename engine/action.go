@@ -145,9 +145,43 @@ func (s *State) call(a Action, now time.Time) *Error {
 	if err := s.answering(a); err != nil {
 		return err
 	}
-	s.win = nil
-	s.showdown(a.Seat, now)
+	switch {
+	case s.phase == PhaseShout:
+		// Within the grace of the first call: it competes with it.
+		s.shout.callers = append(s.shout.callers, a.Seat)
+		s.emit(Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
+	case s.opts.Grace > 0:
+		// The first call: the cards stay down for the grace, and the
+		// reveal's first beat starts now and holds it.
+		s.phase = PhaseShout
+		s.shout = &shout{callers: []int{a.Seat}, first: now, closes: now.Add(s.opts.Grace)}
+		s.emit(Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
+	default:
+		s.win = nil
+		s.showdown(a.Seat, nil, now, now)
+	}
 	return nil
+}
+
+// settleShout ends the grace at now: of the seats that called together, the
+// one nearest the player's left wins the call, and the reveal goes on from
+// the first call's moment, so the grace costs the game no time.
+func (s *State) settleShout(now time.Time) {
+	sh := s.shout
+	winner := sh.callers[0]
+	for _, c := range sh.callers[1:] {
+		if s.steps(s.last.Seat, c) < s.steps(s.last.Seat, winner) {
+			winner = c
+		}
+	}
+	var others []int
+	for _, c := range sh.callers {
+		if c != winner {
+			others = append(others, c)
+		}
+	}
+	s.win, s.shout = nil, nil
+	s.showdown(winner, others, sh.first, now)
 }
 
 func (s *State) pass(a Action, now time.Time) *Error {
@@ -156,8 +190,12 @@ func (s *State) pass(a Action, now time.Time) *Error {
 	}
 	s.win.passed[a.Seat] = true
 	s.emit(Event{At: now, Kind: EventPass, No: s.plays, Seat: a.Seat})
+	if s.phase == PhaseShout {
+		// Harmless: the play has been called already.
+		return nil
+	}
 	for seat, passed := range s.win.passed {
-		if seat != s.last.Seat && !passed {
+		if seat != s.last.Seat && !passed && !s.isOut(seat) {
 			return nil
 		}
 	}
@@ -165,7 +203,8 @@ func (s *State) pass(a Action, now time.Time) *Error {
 	return nil
 }
 
-// answering checks that a call or pass answers the play in its window.
+// answering checks that a call or pass answers the play in its window (or
+// in the grace after its first call).
 func (s *State) answering(a Action) *Error {
 	if s.last == nil {
 		return errNothingToCall
@@ -181,9 +220,15 @@ func (s *State) answering(a Action) *Error {
 		if a.Kind == ActPass {
 			return errSettled
 		}
-		return refuse(CodeStale, "Someone beat you to it.")
+		if s.isOut(a.Seat) {
+			return errOutCantCall
+		}
+		if s.calledTogether(a.Seat) {
+			return refuseNaming(CodeStale, "You called together with %s, who was nearer the player's left and has it.", s.last.Caller)
+		}
+		return refuseNaming(CodeStale, "%s beat you to it.", s.last.Caller)
 	}
-	if s.phase != PhaseCall {
+	if s.phase != PhaseCall && s.phase != PhaseShout {
 		return errNothingToCall
 	}
 	if a.Seat == s.last.Seat {
@@ -192,10 +237,23 @@ func (s *State) answering(a Action) *Error {
 		}
 		return refuse(CodeNotYourTurn, "You can't call your own play.")
 	}
+	if s.isOut(a.Seat) {
+		return errOutCantCall
+	}
+	if s.phase == PhaseShout && slices.Contains(s.shout.callers, a.Seat) {
+		return refuse(CodeStale, "You've called it.")
+	}
 	if s.win.passed[a.Seat] {
 		return refuse(CodeStale, "You let that one go.")
 	}
 	return nil
+}
+
+// calledTogether reports whether seat called the last play within the grace
+// of its first call and lost it to a seat nearer the player's left.
+func (s *State) calledTogether(seat int) bool {
+	sd := s.log[s.lastCalled()].Showdown
+	return slices.Contains(sd.Together, seat)
 }
 
 // stand lets the last play stand: its player wins if it was their last card.
@@ -203,7 +261,22 @@ func (s *State) stand(now time.Time) {
 	s.win = nil
 	s.emit(Event{At: now, Kind: EventStood, No: s.last.No, Seat: s.last.Seat})
 	if s.last.Out {
-		s.finish(s.last.Seat, now)
+		s.goOut(s.last.Seat, now)
+		return
+	}
+	s.advance(now)
+}
+
+// goOut puts seat out, its last card having survived the call (or nobody
+// having called it). The standard game ends there; with PlayOn the others
+// play on for the places after, until two are left.
+func (s *State) goOut(seat int, now time.Time) {
+	s.out = append(s.out, seat)
+	if s.opts.PlayOn {
+		s.emit(Event{At: now, Kind: EventOut, Seat: seat, Place: len(s.out)})
+	}
+	if !s.opts.PlayOn || s.playing() <= 2 {
+		s.finish(now)
 		return
 	}
 	s.advance(now)
@@ -213,13 +286,13 @@ func (s *State) stand(now time.Time) {
 // next rank, called or not.
 func (s *State) advance(now time.Time) {
 	s.rank++
-	s.turn = (s.last.Seat + 1) % s.n
+	s.turn = s.nextIn(s.last.Seat)
 	s.phase = PhasePlay
 	s.until = time.Time{}
 	s.beats = nil
 	if s.plays >= s.rules.PlayCap {
 		s.capped = true
-		s.finish(-1, now)
+		s.finish(now)
 	}
 }
 

@@ -61,7 +61,7 @@ func TestPlayIsRecorded(t *testing.T) {
 }
 
 func TestTwoDecksClaimEight(t *testing.T) {
-	s := stage(t, table{opts: Standard(7), hands: map[int]string{0: "AS AH AD AC AS2 AH2 AD2 AC2 KS"}})
+	s := stage(t, table{opts: firstCome(7), hands: map[int]string{0: "AS AH AD AC AS2 AH2 AD2 AC2 KS"}})
 	mustApply(t, s, Action{Kind: ActPlay, Seat: 0, Cards: cards(t, "AS AH AD AC AS2 AH2 AD2 AC2")}, at(1000))
 	if got := s.last.Claim; got != 8 {
 		t.Errorf("got claim %d, want 8", got)
@@ -210,7 +210,7 @@ func TestFirstCallWins(t *testing.T) {
 		t.Errorf("got caller %d, want 2", got)
 	}
 	err := refusedUnchanged(t, s, call1.a, at(2501))
-	if got, want := err.Error(), "Someone beat you to it."; got != want {
+	if got, want := err.Error(), "Seat 2 beat you to it."; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -281,11 +281,11 @@ func TestHandOver(t *testing.T) {
 }
 
 func TestPenalty(t *testing.T) {
-	perCard := Standard(4)
+	perCard := firstCome(4)
 	perCard.Penalty = Penalty{Cards: 1, PerCard: true}
-	flatTwo := Standard(4)
+	flatTwo := firstCome(4)
 	flatTwo.Penalty = Penalty{Cards: 2}
-	none := Standard(4)
+	none := firstCome(4)
 	none.Penalty = Penalty{}
 	tests := []struct {
 		name   string
@@ -295,14 +295,14 @@ func TestPenalty(t *testing.T) {
 		claim  int
 		want   int
 	}{
-		{"standard: one card for one", Standard(4), "2S 6H JD", "AS AH 5D", 2, 1},
-		{"standard: one card for two", Standard(4), "2S 6H JD", "AS 5D 7C", 1, 1},
+		{"standard: one card for one", firstCome(4), "2S 6H JD", "AS AH 5D", 2, 1},
+		{"standard: one card for two", firstCome(4), "2S 6H JD", "AS 5D 7C", 1, 1},
 		{"per card: two for two", perCard, "2S 6H JD", "AS 5D 7C", 1, 2},
 		{"per card: one for one", perCard, "2S 6H JD", "AS 5D", 1, 1},
 		{"flat two", flatTwo, "2S 6H JD", "AS 5D", 1, 2},
 		{"no penalty", none, "2S 6H JD", "AS 5D", 1, 0},
 		{"the caller keeps one of two", perCard, "2S 6H", "AS 5D 7C", 1, 1},
-		{"the caller keeps its only card", Standard(4), "2S", "AS 5D", 1, 0},
+		{"the caller keeps its only card", firstCome(4), "2S", "AS 5D", 1, 0},
 		{"the caller keeps its only card, per card", perCard, "2S", "AS 5D 7C", 1, 0},
 		{"no sneak, nothing owed", perCard, "2S 6H JD", "AS KS", 2, 0},
 	}

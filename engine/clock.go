@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -12,6 +13,8 @@ func (s *State) Deadline() time.Time {
 	switch s.phase {
 	case PhaseCall:
 		return s.win.closes
+	case PhaseShout:
+		return s.shout.closes
 	case PhaseReveal, PhaseGive:
 		return s.until
 	}
@@ -31,10 +34,12 @@ func (s *State) Tick(now time.Time) bool {
 		switch s.phase {
 		case PhaseCall:
 			s.stand(d)
+		case PhaseShout:
+			s.settleShout(d)
 		case PhaseReveal:
 			s.endReveal(d)
 		case PhaseGive:
-			s.handOver(s.rules.leastUseful(s.hands[s.last.Caller], s.rankFor(s.last.Caller), s.n, s.owed), d)
+			s.handOver(s.rules.leastUseful(s.hands[s.last.Caller], s.rankFor(s.last.Caller), s.playing(), s.owed), d)
 		}
 		// One version per deadline settled, not per call, so the version
 		// too is the same however the ticks were spread (a replay ticks
@@ -94,16 +99,18 @@ type Decider struct {
 }
 
 // Deciding names the seats that may act now: the player on their turn, every
-// listener in a call window that hasn't let the play go, or the caller
-// picking cards to hand over.
+// listener in a call window (or its grace after a first call) that hasn't
+// let the play go or called it, or the caller picking cards to hand over.
+// A seat that is out decides nothing.
 func (s *State) Deciding() []Decider {
 	switch s.phase {
 	case PhasePlay:
 		return []Decider{{s.turn, ThinkTurn}}
-	case PhaseCall:
+	case PhaseCall, PhaseShout:
 		var ds []Decider
 		for seat := range s.n {
-			if seat != s.last.Seat && !s.win.passed[seat] {
+			if seat != s.last.Seat && !s.win.passed[seat] && !s.isOut(seat) &&
+				(s.shout == nil || !slices.Contains(s.shout.callers, seat)) {
 				ds = append(ds, Decider{seat, listenKind(seat, s.plays)})
 			}
 		}

@@ -90,6 +90,9 @@ func limitsTable() string {
 		{"hand counted exactly up to", fmt.Sprintf("%d cards", HandExact)},
 		{"pile counted exactly up to", fmt.Sprintf("%d cards", PileExact)},
 		{"play cap", fmt.Sprintf("%d plays", PlayCap)},
+		{"grace for calls made together", fmt.Sprintf("0 (first come) to %d ms; standard %d ms", MaxGrace.Milliseconds(), StandardGrace.Milliseconds())},
+		{"playing on for places", "off or on; standard off"},
+		{"practice table (a chosen deal)", "off or on; standard off; never rated"},
 	}
 	var sb strings.Builder
 	sb.WriteString("| what | value |\n|---|---|\n")

@@ -55,6 +55,13 @@ func randomOptions(rng *rand.Rand, seats int) Options {
 	if rng.IntN(4) == 0 {
 		o.Penalty = Penalty{Cards: 1 + rng.IntN(2), PerCard: rng.IntN(2) == 0}
 	}
+	switch rng.IntN(3) {
+	case 0:
+		o.Grace = 0
+	case 1:
+		o.Grace = time.Duration(1+rng.IntN(int(MaxGrace/time.Millisecond))) * time.Millisecond
+	}
+	o.PlayOn = rng.IntN(4) == 0
 	return o
 }
 
@@ -97,6 +104,18 @@ func (d *driver) step(tb testing.TB) bool {
 		a = Action{Kind: ActPass, Seat: seat, No: s.plays}
 		if d.rng.IntN(9) == 0 || (s.last.Out && d.rng.IntN(2) == 0) {
 			a.Kind = ActCall
+		}
+	case PhaseShout:
+		// The grace after a first call: more calls join it, some let it
+		// go, or it runs out.
+		ds := s.Deciding()
+		if len(ds) == 0 || d.rng.IntN(3) == 0 {
+			d.tick(dl)
+			return !s.Over()
+		}
+		a = Action{Kind: ActCall, Seat: ds[d.rng.IntN(len(ds))].Seat, No: s.plays}
+		if d.rng.IntN(4) == 0 {
+			a.Kind = ActPass
 		}
 	case PhaseReveal:
 		if d.rng.IntN(3) == 0 {

@@ -10,10 +10,16 @@ type EventKind string
 
 // The log's lines.
 const (
-	EventDeal   EventKind = "deal"   // the cards are dealt; Seat is the dealer
-	EventPlay   EventKind = "play"   // a claim, with the sizes the table saw
-	EventMine   EventKind = "mine"   // the player's own cards, told to them alone
-	EventPass   EventKind = "pass"   // a seat let the play go
+	EventDeal EventKind = "deal" // the cards are dealt; Seat is the dealer
+	EventPlay EventKind = "play" // a claim, with the sizes the table saw
+	EventMine EventKind = "mine" // the player's own cards, told to them alone
+	EventPass EventKind = "pass" // a seat let the play go
+	// EventShouted: a seat called the play at a table with a grace; the
+	// call competes with the others made within the grace of the first.
+	EventShouted EventKind = "shouted"
+	// EventOut: a seat went out and the others play on for places; Place
+	// is its place.
+	EventOut    EventKind = "out"
 	EventStood  EventKind = "stood"  // the window closed and the play stands
 	EventCalled EventKind = "called" // a play called and turned up
 	EventGave   EventKind = "gave"   // cards changed hands, how many only
@@ -40,6 +46,7 @@ type Event struct {
 	Showdown *Showdown `json:"showdown,omitempty"`
 	Given    int       `json:"given,omitempty"`
 	Result   []Place   `json:"result,omitempty"`
+	Place    int       `json:"place,omitempty"`
 	To       []int     `json:"to,omitempty"`
 	// Since is when a resumed game was last known to be running.
 	Since time.Time `json:"since,omitzero"`
@@ -77,7 +84,7 @@ func (e Event) clone() Event {
 	}
 	if e.Showdown != nil {
 		sd := *e.Showdown
-		sd.Cards = slices.Clone(sd.Cards)
+		sd.Cards, sd.Together = slices.Clone(sd.Cards), slices.Clone(sd.Together)
 		e.Showdown = &sd
 	}
 	return e

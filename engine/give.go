@@ -41,31 +41,34 @@ type Place struct {
 	Left  int `json:"left"`
 }
 
-// finish ends the game. The winner (or, at the cap, nobody: winner -1) comes
-// first; everyone else is placed by cards left, fewest first, ties sharing.
-func (s *State) finish(winner int, now time.Time) {
+// finish ends the game. The seats that went out come first, in the order
+// they did (the winner, and with PlayOn the places after); everyone else is
+// placed by cards left, fewest first, ties sharing. At the cap or a host's
+// end nobody may have gone out.
+func (s *State) finish(now time.Time) {
 	s.phase = PhaseOver
-	s.win, s.beats, s.until = nil, nil, time.Time{}
+	s.win, s.shout, s.beats, s.until = nil, nil, nil, time.Time{}
 	places := make([]Place, 0, s.n)
-	for seat, h := range s.hands {
-		places = append(places, Place{Seat: seat, Left: len(h)})
+	for i, seat := range s.out {
+		places = append(places, Place{Seat: seat, Place: i + 1, Left: len(s.hands[seat])})
 	}
-	slices.SortStableFunc(places, func(a, b Place) int {
-		if (a.Seat == winner) != (b.Seat == winner) {
-			if a.Seat == winner {
-				return -1
-			}
-			return 1
+	var rest []Place
+	for seat, h := range s.hands {
+		if !s.isOut(seat) {
+			rest = append(rest, Place{Seat: seat, Left: len(h)})
 		}
-		return a.Left - b.Left
-	})
-	for i := range places {
-		switch {
-		case i > 0 && places[i].Left == places[i-1].Left && places[i-1].Seat != winner:
-			places[i].Place = places[i-1].Place
-		default:
-			places[i].Place = i + 1
+	}
+	slices.SortStableFunc(rest, func(a, b Place) int { return a.Left - b.Left })
+	for i := range rest {
+		rest[i].Place = len(s.out) + i + 1
+		if i > 0 && rest[i].Left == rest[i-1].Left {
+			rest[i].Place = rest[i-1].Place
 		}
+		places = append(places, rest[i])
+	}
+	winner := -1
+	if len(s.out) > 0 {
+		winner = s.out[0]
 	}
 	s.result = places
 	s.emit(Event{At: now, Kind: EventOver, Seat: winner, Result: slices.Clone(places)})

@@ -46,7 +46,7 @@ type table struct {
 func stage(tb testing.TB, tt table) *State {
 	tb.Helper()
 	if tt.opts.Seats == 0 {
-		tt.opts = Standard(4)
+		tt.opts = firstCome(4)
 	}
 	s, err := New(tt.opts, 0, t0)
 	if err != nil {
@@ -170,7 +170,7 @@ func checkInvariants(tb testing.TB, s *State, last time.Time) {
 	checkCards(tb, s)
 	// The phase, the last play, the window and the deadline agree.
 	d := s.Deadline()
-	timed := s.phase == PhaseCall || s.phase == PhaseReveal || s.phase == PhaseGive
+	timed := s.phase == PhaseCall || s.phase == PhaseShout || s.phase == PhaseReveal || s.phase == PhaseGive
 	if d.IsZero() == timed {
 		tb.Fatalf("phase %v with deadline %v", s.phase, d)
 	}
@@ -181,7 +181,7 @@ func checkInvariants(tb testing.TB, s *State, last time.Time) {
 		tb.Fatalf("got %d plays, want at most %d", s.plays, PlayCap)
 	}
 	wantRank := s.plays
-	if s.phase == PhaseCall || s.phase == PhaseReveal || s.phase == PhaseGive {
+	if s.phase == PhaseCall || s.phase == PhaseShout || s.phase == PhaseReveal || s.phase == PhaseGive {
 		wantRank = s.plays - 1
 	}
 	if s.rank != wantRank && !(s.phase == PhaseOver && s.rank == s.plays-1) {
@@ -189,8 +189,8 @@ func checkInvariants(tb testing.TB, s *State, last time.Time) {
 	}
 	switch s.phase {
 	case PhasePlay:
-		if len(s.hands[s.turn]) == 0 {
-			tb.Fatalf("seat %d is on turn with no cards", s.turn)
+		if len(s.hands[s.turn]) == 0 || s.isOut(s.turn) {
+			tb.Fatalf("seat %d is on turn with no cards (out: %v)", s.turn, s.out)
 		}
 		if s.win != nil || s.owed != 0 || s.beats != nil {
 			tb.Fatalf("play phase with leftovers: window %v, owed %d, beats %v", s.win, s.owed, s.beats)
@@ -201,6 +201,22 @@ func checkInvariants(tb testing.TB, s *State, last time.Time) {
 		}
 		if s.win.passed[s.last.Seat] {
 			tb.Fatalf("the player let their own play go")
+		}
+		if s.shout != nil {
+			tb.Fatalf("call phase with a shout held open: %+v", s.shout)
+		}
+	case PhaseShout:
+		sh := s.shout
+		if s.last == nil || s.last.Shown || s.last.Caller != -1 || s.win == nil || sh == nil || len(sh.callers) == 0 {
+			tb.Fatalf("shout phase without an open call: last %+v, window %+v, shout %+v", s.last, s.win, sh)
+		}
+		if sh.closes.Sub(sh.first) != s.opts.Grace || s.opts.Grace <= 0 {
+			tb.Fatalf("shout held from %v to %v, want the grace %v", sh.first, sh.closes, s.opts.Grace)
+		}
+		for i, c := range sh.callers {
+			if c == s.last.Seat || s.isOut(c) || s.win.passed[c] || slices.Contains(sh.callers[:i], c) {
+				tb.Fatalf("shout by seat %d, which may not call (callers %v, out %v)", c, sh.callers, s.out)
+			}
 		}
 	case PhaseReveal:
 		if s.last == nil || !s.last.Shown || s.last.Caller < 0 || len(s.beats) != 4 || s.win != nil {
@@ -217,10 +233,16 @@ func checkInvariants(tb testing.TB, s *State, last time.Time) {
 		tb.Fatalf("a result before the game is over")
 	}
 	for seat := range s.n {
-		goingOut := (s.phase == PhaseCall || s.phase == PhaseReveal) && s.last.Seat == seat && s.last.Out
-		if len(s.hands[seat]) == 0 && s.phase != PhaseOver && !goingOut {
+		goingOut := (s.phase == PhaseCall || s.phase == PhaseShout || s.phase == PhaseReveal) && s.last.Seat == seat && s.last.Out
+		if len(s.hands[seat]) == 0 && s.phase != PhaseOver && !goingOut && !s.isOut(seat) {
 			tb.Fatalf("seat %d is out but the game goes on in phase %v", seat, s.phase)
 		}
+		if s.isOut(seat) && len(s.hands[seat]) != 0 {
+			tb.Fatalf("seat %d went out and holds %d cards", seat, len(s.hands[seat]))
+		}
+	}
+	if len(s.out) > 0 && s.phase != PhaseOver && (!s.opts.PlayOn || s.playing() < 3) {
+		tb.Fatalf("seats %v out with %d playing on in phase %v (play on %v)", s.out, s.playing(), s.phase, s.opts.PlayOn)
 	}
 
 	// Deciding names exactly the seats whose view offers a move, and the
@@ -284,8 +306,9 @@ func checkCards(tb testing.TB, s *State) {
 	}
 }
 
-// checkResult checks a finished game's places: every seat once, the winner (if
-// any) first with no cards, the rest by cards left, ties sharing a place.
+// checkResult checks a finished game's places: every seat once, the seats
+// that went out first in the order they did (with no cards), the rest by
+// cards left, ties sharing a place.
 func checkResult(tb testing.TB, s *State) {
 	tb.Helper()
 	r := s.result
@@ -298,8 +321,14 @@ func checkResult(tb testing.TB, s *State) {
 		if p.Left != len(s.hands[p.Seat]) {
 			tb.Fatalf("seat %d: result says %d left, hand has %d", p.Seat, p.Left, len(s.hands[p.Seat]))
 		}
-		ahead := 0
-		for _, q := range r {
+		if i < len(s.out) {
+			if p.Seat != s.out[i] || p.Place != i+1 || p.Left != 0 {
+				tb.Fatalf("row %d: got %+v, want seat %d out in place %d (out %v)", i, p, s.out[i], i+1, s.out)
+			}
+			continue
+		}
+		ahead := len(s.out)
+		for _, q := range r[len(s.out):] {
 			if q.Left < p.Left {
 				ahead++
 			}
@@ -320,6 +349,9 @@ func checkResult(tb testing.TB, s *State) {
 	if !s.capped && !s.ended && r[0].Left != 0 {
 		tb.Fatalf("winner seat %d has %d cards", r[0].Seat, r[0].Left)
 	}
+	if !s.capped && !s.ended && s.opts.PlayOn && len(s.out) != max(1, s.n-2) {
+		tb.Fatalf("played on to %v out of %d seats, want all but two out", s.out, s.n)
+	}
 }
 
 // scratch is a copy of the state to try a move on. Unlike Clone it keeps
@@ -338,4 +370,13 @@ func scratch(s *State) *State {
 	c := s.Clone()
 	s.log = log
 	return c
+}
+
+// firstCome is the standard table of the given size with first-come calls
+// (no grace), where a call turns the play up at once: the tests of the rules
+// that a grace only delays use it.
+func firstCome(seats int) Options {
+	o := Standard(seats)
+	o.Grace = 0
+	return o
 }

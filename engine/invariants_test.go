@@ -20,7 +20,7 @@ func TestRandomGamesKeepInvariants(t *testing.T) {
 	for seats := MinSeats; seats <= MaxSeats; seats++ {
 		t.Run(fmt.Sprintf("seats=%d", seats), func(t *testing.T) {
 			t.Parallel()
-			var plays, capped, probes, refused int
+			var plays, capped, probes, refused, shouts, together, playedOn int
 			for g := range gamesPerSize() {
 				seed := uint64(seats*100_000 + g)
 				rng := rand.New(rand.NewPCG(seed, 7))
@@ -28,6 +28,12 @@ func TestRandomGamesKeepInvariants(t *testing.T) {
 				checkInvariants(t, d.s, d.now)
 				d.play(t, func() {
 					checkInvariants(t, d.s, d.now)
+					if d.s.phase == PhaseShout {
+						shouts++
+						if len(d.s.shout.callers) > 1 {
+							together++
+						}
+					}
 					if rng.IntN(10) == 0 {
 						probes++
 						if probe(t, d.s, junkAction(rng, d.s), d.now.Add(time.Duration(rng.IntN(3000))*time.Millisecond)) {
@@ -42,12 +48,22 @@ func TestRandomGamesKeepInvariants(t *testing.T) {
 				if d.s.capped {
 					capped++
 				}
+				if len(d.s.out) > 1 {
+					playedOn++
+				}
 			}
 			if refused == 0 {
 				t.Errorf("got no refused probes of %d, want some", probes)
 			}
-			t.Logf("%d games, %.1f plays a game, %d reached the cap; %d of %d probes refused",
-				gamesPerSize(), float64(plays)/float64(gamesPerSize()), capped, refused, probes)
+			// The grace after a first call, with calls made together, and
+			// games played on past the first out (from four seats) are
+			// among the states checked.
+			if together == 0 || (seats > 3 && playedOn == 0) {
+				t.Errorf("got %d states in the grace (%d with calls together) and %d games played on, want some of each",
+					shouts, together, playedOn)
+			}
+			t.Logf("%d games, %.1f plays a game, %d reached the cap, %d played on; %d of %d probes refused; %d states in the grace",
+				gamesPerSize(), float64(plays)/float64(gamesPerSize()), capped, playedOn, refused, probes, shouts)
 		})
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -53,10 +54,20 @@ const (
 	// under the current rules (a game uses its own version's: see Rules).
 	GiveTime = 12 * time.Second
 	// PlayCap ends a game that reaches this many plays, fewest cards winning,
-	// under the current rules. It is a safety net that ends few games: in
-	// docs/bullshit.md 2 of 800 three-seat bot games reached it, and none at
-	// four seats or more.
+	// under the current rules. It is a safety net that ends few standard
+	// games: in docs/bullshit.md 2 of 800 three-seat bot games reached it,
+	// and none at four seats or more. Played on for places it ends many
+	// from seven seats up, as an hour's time limit.
 	PlayCap = 500
+	// MaxGrace is the longest grace for calls made together. It stays well
+	// inside the reveal's first beat (700 ms under version 1), which holds
+	// it, so a grace never makes a reveal longer.
+	MaxGrace = 500 * time.Millisecond
+	// StandardGrace is the standard grace for calls made together: longer
+	// than the usual difference between two players' connections, shorter
+	// than the spread of people's reactions, so the faster shout still wins
+	// a race that wasn't a tie (docs/rules.md gives the reasons).
+	StandardGrace = 150 * time.Millisecond
 )
 
 // Windows are the call windows a table may choose.
@@ -74,6 +85,18 @@ type Options struct {
 	Pace   Pace          `json:"pace"`
 	// Penalty is StandardPenalty at every table; only the simulator sweeps it.
 	Penalty Penalty `json:"penalty"`
+	// Grace is how long after the first call another call still competes
+	// with it; of the calls made together, the seat nearest the player's
+	// left wins. 0 is first-come: the first call settles the play. JSON
+	// writes it as grace_seconds.
+	Grace time.Duration `json:"-"`
+	// PlayOn plays on after the first player goes out, for second place,
+	// third and so on, until two are left, who are placed by cards left.
+	PlayOn bool `json:"play_on,omitempty"`
+	// Practice marks a table dealt from a seed its creator chose: the same
+	// deal can be played again, and since its creator can know every hand,
+	// the game is never rated. The engine plays it like any other.
+	Practice bool `json:"practice,omitempty"`
 	// Rules is the rules version the game is played under (see RulesOf);
 	// 0 is the current one. It is the server's, not the players', so the
 	// JSON leaves it out.
@@ -87,11 +110,15 @@ type optionsJSON struct {
 	WindowSeconds float64 `json:"window_seconds"`
 	Pace          Pace    `json:"pace"`
 	Penalty       Penalty `json:"penalty"`
+	GraceSeconds  float64 `json:"grace_seconds"`
+	PlayOn        bool    `json:"play_on"`
+	Practice      bool    `json:"practice"`
 }
 
 // MarshalJSON writes the options with the window in seconds.
 func (o Options) MarshalJSON() ([]byte, error) {
-	return json.Marshal(optionsJSON{o.Seats, o.Sneak, o.Window.Seconds(), o.Pace, o.Penalty})
+	return json.Marshal(optionsJSON{o.Seats, o.Sneak, o.Window.Seconds(), o.Pace, o.Penalty, o.Grace.Seconds(),
+		o.PlayOn, o.Practice})
 }
 
 // UnmarshalJSON reads options written by MarshalJSON.
@@ -101,13 +128,22 @@ func (o *Options) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*o = Options{Seats: j.Seats, Sneak: j.Sneak, Window: time.Duration(j.WindowSeconds * float64(time.Second)),
-		Pace: j.Pace, Penalty: j.Penalty, Rules: o.Rules}
+		Pace: j.Pace, Penalty: j.Penalty, Grace: GraceOf(j.GraceSeconds), PlayOn: j.PlayOn, Practice: j.Practice,
+		Rules: o.Rules}
 	return nil
+}
+
+// GraceOf is a grace given in seconds, to the nearest millisecond (a
+// grace is whole milliseconds, and a decimal fraction of a second is not
+// always exact in binary).
+func GraceOf(seconds float64) time.Duration {
+	return time.Duration(math.Round(seconds*1000)) * time.Millisecond
 }
 
 // Standard returns the standard settings for a table of the given size.
 func Standard(seats int) Options {
-	return Options{Seats: seats, Sneak: StandardSneak, Window: StandardWindow, Pace: Brisk, Penalty: StandardPenalty}
+	return Options{Seats: seats, Sneak: StandardSneak, Window: StandardWindow, Pace: Brisk, Penalty: StandardPenalty,
+		Grace: StandardGrace}
 }
 
 // Validate refuses settings out of range, saying which in plain words.
@@ -121,6 +157,8 @@ func (o Options) Validate() error {
 		return refuse(CodeBadOptions, "The time to call is 4, 6 or 10 seconds.")
 	case o.Pace != Brisk && o.Pace != Relaxed:
 		return refuse(CodeBadOptions, "Bot speed is brisk or relaxed.")
+	case o.Grace < 0 || o.Grace > MaxGrace || o.Grace%time.Millisecond != 0:
+		return refuse(CodeBadOptions, fmt.Sprintf("The grace for calls made together is 0 to %d milliseconds.", MaxGrace.Milliseconds()))
 	case o.Penalty.Cards < 0 || o.Penalty.Cards > 3:
 		return refuse(CodeBadOptions, "The penalty is 0 to 3 cards.")
 	}

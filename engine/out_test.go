@@ -128,7 +128,10 @@ func TestPlacesByCardsLeft(t *testing.T) {
 			for seat, n := range tt.sizes {
 				s.hands[seat], all = all[:n:n], all[n:]
 			}
-			s.finish(tt.winner, at(1))
+			if tt.winner >= 0 {
+				s.out = []int{tt.winner}
+			}
+			s.finish(at(1))
 			if got := s.Result(); !slices.Equal(got, tt.want) {
 				t.Errorf("got %+v, want %+v", got, tt.want)
 			}

@@ -11,7 +11,7 @@ import (
 func rulesTable(tb testing.TB, opts Options) *State {
 	tb.Helper()
 	if opts.Seats == 0 {
-		opts = Standard(4)
+		opts = firstCome(4)
 	}
 	return stage(tb, table{
 		opts: opts,
@@ -75,10 +75,10 @@ var (
 )
 
 func TestRefusals(t *testing.T) {
-	two := Standard(7)
-	off, one := Standard(4), Standard(4)
+	two := firstCome(7)
+	off, one := firstCome(4), firstCome(4)
 	off.Sneak, one.Sneak = 0, 1
-	perCard2 := Standard(4)
+	perCard2 := firstCome(4)
 	perCard2.Penalty = Penalty{Cards: 1, PerCard: true}
 	c := func(codes string) []Card { return cards(t, codes) }
 	playSneak2 := step{a: Action{Kind: ActPlay, Seat: 0, Cards: c("AS 5D 7C"), Claim: 1}, ms: 1000}
@@ -120,7 +120,7 @@ func TestRefusals(t *testing.T) {
 		{name: "let own play go", before: []step{playTrue}, a: Action{Kind: ActPass, Seat: 0, No: 1}, ms: 1500, want: "It's your own play: the others decide.", code: CodeNotYourTurn},
 		{name: "call after letting go", before: []step{playTrue, pass1}, a: Action{Kind: ActCall, Seat: 1, No: 1}, ms: 2500, want: "You let that one go.", code: CodeStale},
 		{name: "repeated let go", before: []step{playTrue, pass1}, a: pass1.a, ms: 2500, want: "You let that one go.", code: CodeStale},
-		{name: "second caller", before: []step{playTrue, call1}, a: Action{Kind: ActCall, Seat: 2, No: 1}, ms: 2001, want: "Someone beat you to it.", code: CodeStale},
+		{name: "second caller", before: []step{playTrue, call1}, a: Action{Kind: ActCall, Seat: 2, No: 1}, ms: 2001, want: "Seat 1 beat you to it.", code: CodeStale},
 		{name: "repeated call", before: []step{playTrue, call1}, a: call1.a, ms: 2001, want: "You've called it.", code: CodeStale},
 		{name: "repeated call in the hand-over", before: []step{playSneak, call1, revealOver}, a: call1.a, ms: inGive, want: "You've called it.", code: CodeStale},
 		{name: "player calls in the reveal", before: []step{playTrue, call1}, a: Action{Kind: ActCall, Seat: 0, No: 1}, ms: 2500, want: "There's nothing to call right now.", code: CodeNotYourTurn},

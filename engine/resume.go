@@ -27,6 +27,8 @@ func (s *State) resume(since, now time.Time) error {
 	switch s.phase {
 	case PhaseCall:
 		s.win.closes = s.win.closes.Add(gap)
+	case PhaseShout:
+		s.shout.first, s.shout.closes = s.shout.first.Add(gap), s.shout.closes.Add(gap)
 	case PhaseReveal, PhaseGive:
 		s.until = s.until.Add(gap)
 		for i := range s.beats {

@@ -60,7 +60,7 @@ func TestCurrentRulesMatchTheConstants(t *testing.T) {
 
 func TestUnknownRulesAreAnError(t *testing.T) {
 	for _, v := range []int{-1, CurrentRules + 1, 99} {
-		opts := Standard(4)
+		opts := firstCome(4)
 		opts.Rules = v
 		if _, err := New(opts, 1, t0); !errors.Is(err, ErrUnknownRules) {
 			t.Errorf("New with rules %d: got %v, want %v", v, err, ErrUnknownRules)
@@ -99,7 +99,7 @@ func TestGameUsesItsOwnRules(t *testing.T) {
 		{rules: test, revealEnd: 2000 + 1000, giveEnd: 2000 + 1000 + 3000, given: cards(t, "2S"), cappedAfterSecondPlay: true},
 	}
 	for _, tt := range tests {
-		opts := Standard(4)
+		opts := firstCome(4)
 		opts.Rules = tt.rules
 		s := rulesTable(t, opts)
 		if got := s.Rules().Version; got != tt.rules {

@@ -91,13 +91,19 @@ const secrecyStates = 12_000
 
 func TestViewKeepsSecrets(t *testing.T) {
 	rng := rand.New(rand.NewPCG(42, 42))
-	var states, checks, redealt, moved, telling int
+	var states, checks, redealt, moved, telling, shouts, out int
 	for g := 0; states < secrecyStates; g++ {
 		seats := MinSeats + g%(MaxSeats-MinSeats+1)
 		seed := uint64(1_000_000 + g)
 		d := newDriver(t, randomOptions(rng, seats), seed)
 		d.play(t, func() {
 			states++
+			if d.s.phase == PhaseShout {
+				shouts++
+			}
+			if len(d.s.out) > 0 && d.s.phase != PhaseOver {
+				out++
+			}
 			keep := rng.IntN(seats)
 			for _, seat := range []int{keep, Spectator} {
 				checks++
@@ -125,6 +131,9 @@ func TestViewKeepsSecrets(t *testing.T) {
 	}
 	t.Logf("%d states, %d scrambles: %d re-dealt, %d moved a card between a play and a hand, %d changed another seat's view",
 		states, checks, redealt, moved, telling)
+	if shouts == 0 || out == 0 {
+		t.Errorf("got %d states in the grace after a first call and %d with a seat out and play going on, want some of each", shouts, out)
+	}
 	if states < 10_000 || redealt < checks*9/10 || moved < checks/50 || telling < checks/8 {
 		t.Errorf("got %d states, %d scrambles, %d re-dealt, %d moved, %d telling: want 10000 states, nearly all re-dealt, some moved, most telling",
 			states, checks, redealt, moved, telling)

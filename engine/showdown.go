@@ -48,13 +48,18 @@ type Showdown struct {
 	Took    Range  `json:"took"`
 	// Given is how many cards the caller hands the caught sneaker.
 	Given int `json:"given"`
+	// Together are the other seats that called within the grace of the
+	// first call and lost it to Caller, nearer the player's left.
+	Together []int `json:"together,omitempty"`
 }
 
 // showdown turns the last play up. A lie (a card not the rank, or anything
 // sneaked under it) and its player takes the pile, and if they sneaked, the
 // caller hands them cards of the caller's choosing; the truth and the caller
-// takes the pile.
-func (s *State) showdown(caller int, now time.Time) {
+// takes the pile. together are the seats that called with caller and lost
+// it; the reveal's beats start at start, the first call, and the play is
+// turned up at now, the end of the grace (start itself without one).
+func (s *State) showdown(caller int, together []int, start, now time.Time) {
 	last := s.last
 	truth := last.Truth()
 	sneaked := last.Sneaked()
@@ -80,13 +85,13 @@ func (s *State) showdown(caller int, now time.Time) {
 	give := max(0, min(s.opts.Penalty.Owed(sneaked), len(s.hands[caller])-1))
 	last.Shown, last.Caller = true, caller
 	sd := Showdown{Caller: caller, Seat: last.Seat, Cards: slices.Clone(last.cards), Truth: truth,
-		Sneaked: sneaked, Loser: loser, Took: took, Given: give}
+		Sneaked: sneaked, Loser: loser, Took: took, Given: give, Together: together}
 	s.emit(Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: ptr(caller), Rank: ptr(last.Rank),
 		Claim: last.Claim, Cards: slices.Clone(last.cards), Showdown: &sd})
 
-	s.beats = revealBeats(now, last, sd, s.rules.Beats)
+	s.beats = revealBeats(start, last, sd, s.rules.Beats)
 	s.phase = PhaseReveal
-	s.until = now.Add(s.rules.RevealTime())
+	s.until = start.Add(s.rules.RevealTime())
 	s.next = afterNext
 	if truth && last.Out {
 		s.next = afterWin
@@ -114,7 +119,7 @@ func revealBeats(now time.Time, last *Play, sd Showdown, lasts map[Cue]time.Dura
 		cue Cue
 		say string
 	}{
-		{CueShout, "Bullshit!"},
+		{CueShout, shoutSay(sd)},
 		{CueFlip, "The play is turned up: " + strings.Join(names, ", ") + "."},
 		{CueVerdict, verdict},
 		{CueTake, take},
@@ -128,11 +133,26 @@ func revealBeats(now time.Time, last *Play, sd Showdown, lasts map[Cue]time.Dura
 	return beats
 }
 
+// shoutSay is what the shout beat says: who won the call, when others
+// called with them.
+func shoutSay(sd Showdown) string {
+	if len(sd.Together) == 0 {
+		return "Bullshit!"
+	}
+	names := make([]string, len(sd.Together))
+	for i, seat := range sd.Together {
+		names[i] = SeatName(seat)
+	}
+	return "Bullshit! " + SeatName(sd.Caller) + " called together with " + strings.Join(names, ", ") +
+		" and has it, nearest the player's left."
+}
+
 // endReveal follows the reveal: the win, the hand-over, or the next play.
 func (s *State) endReveal(now time.Time) {
 	switch {
 	case s.next == afterWin:
-		s.finish(s.last.Seat, now)
+		s.beats = nil
+		s.goOut(s.last.Seat, now)
 	case s.owed > 0:
 		s.phase = PhaseGive
 		s.until = now.Add(s.rules.GiveTime)

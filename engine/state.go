@@ -21,9 +21,14 @@ const (
 	PhaseGive
 	// PhaseOver: the game has ended.
 	PhaseOver
+	// PhaseShout: a play has been called at a table with a grace (see
+	// Options.Grace), and other calls may still join the first for the
+	// grace's length; the seat nearest the player's left will win it. It
+	// is the reveal's first beat, with the cards still face down.
+	PhaseShout
 )
 
-var phaseNames = [...]string{"play", "call", "reveal", "give", "over"}
+var phaseNames = [...]string{"play", "call", "reveal", "give", "over", "shout"}
 
 func (p Phase) String() string { return phaseNames[p] }
 
@@ -83,6 +88,14 @@ type window struct {
 	closes time.Time
 }
 
+// shout is a call being held open for the grace: the seats that called,
+// in the order they did, from the first call (first) to closes.
+type shout struct {
+	callers []int
+	first   time.Time
+	closes  time.Time
+}
+
 // after is what follows the reveal.
 type after int8
 
@@ -125,6 +138,7 @@ type State struct {
 	plays int
 	last  *Play
 	win   *window
+	shout *shout
 	until time.Time // the end of the reveal or the hand-over
 	beats []Beat
 	next  after
@@ -133,6 +147,9 @@ type State struct {
 	tally  Tally
 	sneaks []int // plays with a sneak, per seat: secret until the game ends
 	result []Place
+	// out are the seats that have gone out, in the order they did: the
+	// winner, then with PlayOn the places after.
+	out    []int
 	capped bool
 	ended  bool // ended early, by the host
 
@@ -243,7 +260,7 @@ func (s *State) End(now time.Time) {
 		return
 	}
 	s.ended = true
-	s.finish(-1, now)
+	s.finish(now)
 	s.version++
 }
 
@@ -269,6 +286,12 @@ func (s *State) Clone() *State {
 		w.passed = slices.Clone(s.win.passed)
 		c.win = &w
 	}
+	if s.shout != nil {
+		sh := *s.shout
+		sh.callers = slices.Clone(s.shout.callers)
+		c.shout = &sh
+	}
+	c.out = slices.Clone(s.out)
 	c.beats = slices.Clone(s.beats)
 	c.tally = s.tally.clone()
 	c.sneaks = slices.Clone(s.sneaks)
@@ -281,11 +304,37 @@ func (s *State) Clone() *State {
 
 // rankFor is the index of the rank seat will be asked for on its next turn.
 func (s *State) rankFor(seat int) int {
-	d := (seat - s.turn + s.n) % s.n
 	if s.phase != PhasePlay {
 		// A play is on the table: the next one is the seat after its player.
-		d = (seat - (s.last.Seat + 1) + s.n) % s.n
-		return s.rank + 1 + d
+		return s.rank + 1 + s.steps(s.nextIn(s.last.Seat), seat)
 	}
-	return s.rank + d
+	return s.rank + s.steps(s.turn, seat)
+}
+
+// isOut reports whether seat has gone out (only PlayOn plays on after one).
+func (s *State) isOut(seat int) bool { return slices.Contains(s.out, seat) }
+
+// playing is the number of seats still playing.
+func (s *State) playing() int { return s.n - len(s.out) }
+
+// nextIn is the first seat after seat that is still playing.
+func (s *State) nextIn(seat int) int {
+	for i := 1; i <= s.n; i++ {
+		if next := (seat + i) % s.n; !s.isOut(next) {
+			return next
+		}
+	}
+	return seat
+}
+
+// steps counts the seats still playing from from up to, not including, to,
+// going round the table: how many turns come before to's.
+func (s *State) steps(from, to int) int {
+	d := 0
+	for seat := from; seat != to; seat = (seat + 1) % s.n {
+		if !s.isOut(seat) {
+			d++
+		}
+	}
+	return d
 }

@@ -35,8 +35,12 @@ type View struct {
 	Last  *LastPlay  `json:"last,omitempty"`
 	// Closes is when the call window closes, the reveal ends or the
 	// hand-over runs out.
-	Closes   time.Time    `json:"closes,omitzero"`
-	Deciding []Decider    `json:"deciding,omitempty"`
+	Closes   time.Time `json:"closes,omitzero"`
+	Deciding []Decider `json:"deciding,omitempty"`
+	// Shouts are the seats that have called the last play so far, in the
+	// order they did, while the grace for calls made together runs (the
+	// shout phase): the seat nearest the player's left will win it.
+	Shouts   []int        `json:"shouts,omitempty"`
 	Reveal   *Reveal      `json:"reveal,omitempty"`
 	Give     *Give        `json:"give,omitempty"`
 	Can      []ActionKind `json:"can"`
@@ -55,12 +59,15 @@ type SeatView struct {
 	Seat int   `json:"seat"`
 	Hand Range `json:"hand"`
 	// Passed: the seat let the play in the window go.
-	Passed  bool `json:"passed,omitempty"`
-	Calls   int  `json:"calls"`
-	Right   int  `json:"right"`
-	Lies    int  `json:"lies"`
-	Caught  int  `json:"caught"`
-	Pickups int  `json:"pickups"`
+	Passed bool `json:"passed,omitempty"`
+	// Out is the place of a seat that went out while the others play on
+	// for places (Options.PlayOn); 0 while it plays.
+	Out     int `json:"out,omitempty"`
+	Calls   int `json:"calls"`
+	Right   int `json:"right"`
+	Lies    int `json:"lies"`
+	Caught  int `json:"caught"`
+	Pickups int `json:"pickups"`
 }
 
 // LastPlay is the last play as a seat sees it: its cards only once turned
@@ -137,6 +144,9 @@ func (s *State) View(seat int) View {
 		sv := SeatView{Seat: i, Hand: Seen(len(h), HandKind), Calls: s.tally.Calls[i], Right: s.tally.Right[i],
 			Lies: s.tally.Lies[i], Caught: s.tally.Caught[i], Pickups: s.tally.Pickups[i]}
 		sv.Passed = s.win != nil && s.win.passed[i]
+		if p := slices.Index(s.out, i); p >= 0 && s.phase != PhaseOver {
+			sv.Out = p + 1
+		}
 		v.Seats = append(v.Seats, sv)
 	}
 	if l := s.last; l != nil {
@@ -148,15 +158,18 @@ func (s *State) View(seat int) View {
 		v.Last = lp
 		v.Doubt = s.doubt(seat)
 	}
+	if s.phase == PhaseShout {
+		v.Shouts = slices.Clone(s.shout.callers)
+	}
 	if s.phase == PhaseReveal {
 		sd := *s.log[s.lastCalled()].Showdown
-		sd.Cards = slices.Clone(sd.Cards)
+		sd.Cards, sd.Together = slices.Clone(sd.Cards), slices.Clone(sd.Together)
 		v.Reveal = &Reveal{Showdown: sd, Beats: slices.Clone(s.beats)}
 	}
 	if s.phase == PhaseGive {
 		g := &Give{Caller: s.last.Caller, Seat: s.last.Seat, Count: s.owed}
 		if seat == g.Caller {
-			g.Suggested = s.rules.leastUseful(s.hands[seat], s.rankFor(seat), s.n, s.owed)
+			g.Suggested = s.rules.leastUseful(s.hands[seat], s.rankFor(seat), s.playing(), s.owed)
 		}
 		v.Give = g
 	}
@@ -178,7 +191,7 @@ func (s *State) moves() []ActionKind {
 	switch s.phase {
 	case PhasePlay:
 		return []ActionKind{ActPlay}
-	case PhaseCall:
+	case PhaseCall, PhaseShout:
 		return []ActionKind{ActCall, ActPass}
 	case PhaseGive:
 		return []ActionKind{ActGive}
@@ -251,10 +264,22 @@ func (v View) Fallback() (a Action, ok bool) {
 			}
 		}
 		if len(a.Cards) == 0 {
-			a.Cards = LeastUseful(v.Hand, v.RankIndex+len(v.Seats), len(v.Seats), 1)
+			a.Cards = LeastUseful(v.Hand, v.RankIndex+v.Playing(), v.Playing(), 1)
 		}
 	default:
 		return Action{}, false
 	}
 	return a, true
+}
+
+// Playing is the number of seats still playing: all of them, unless the
+// table plays on for places and some have gone out.
+func (v View) Playing() int {
+	n := 0
+	for _, sv := range v.Seats {
+		if sv.Out == 0 {
+			n++
+		}
+	}
+	return n
 }

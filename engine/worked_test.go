@@ -13,7 +13,7 @@ import (
 // a card; then seat 1 plays 2s.
 func TestWorkedPlayCaughtSneaking(t *testing.T) {
 	s := stage(t, table{
-		opts: Standard(4),
+		opts: firstCome(4),
 		hands: map[int]string{
 			0: "AS AH 5D 7C KS 2H 3H 4H 9D TD",
 			1: "2S 2D 6H JD QC 3C 4C 5C 6C 7D 8C 9C",

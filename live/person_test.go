@@ -241,8 +241,9 @@ func TestMoveIsMadeAtItsArrival(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(log, func(e engine.Event) bool { return e.Kind == engine.EventCalled && e.No == call.No })
-	if i < 0 || *log[i].Caller != 0 || !log[i].At.Equal(sent) {
+	// The standard table holds a call open for the grace, from its arrival.
+	i := slices.IndexFunc(log, func(e engine.Event) bool { return e.Kind == engine.EventShouted && e.No == call.No })
+	if i < 0 || log[i].Seat != 0 || !log[i].At.Equal(sent) {
 		t.Errorf("got no call of play %d by seat 0 at %v in the log", call.No, sent)
 	}
 }

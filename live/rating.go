@@ -10,13 +10,19 @@ import (
 
 // rater is what a game that is over writes for the accounts seated in it:
 // each one's place and play in numbers and, when rated, the rating change.
-// Only a finished game is rated (not one the host ended), and in it only an
-// account's seat that no bot ever covered; the others take part as fixed
-// sides: bots at their level's anchor, guests and covered seats as they
-// stand.
+// Only a finished game is rated (not one the host ended, nor any practice
+// table, whose creator chose the deal), and in it only an account's seat
+// that no bot ever covered; the others take part as fixed sides: bots at
+// their level's anchor, guests and covered seats as they stand. The places
+// are the game's result: with playing on, the real order out.
 func (t *table) rater(s *engine.State, at time.Time, finished bool) *store.Rater {
 	if s == nil {
 		return nil
+	}
+	if s.Options().Practice {
+		// Written like a host-ended game's: each account's place and play
+		// in numbers, marked unrated, its rating unchanged.
+		finished = false
 	}
 	n := s.Seats()
 	var players []int64

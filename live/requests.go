@@ -39,7 +39,7 @@ func (t *table) act(a engine.Action) (engine.View, error) {
 		return engine.View{}, errNotAMove
 	}
 	if err := t.apply(a, later(t.now, t.at)); err != nil {
-		return engine.View{}, err
+		return engine.View{}, t.named(err)
 	}
 	if t.seats[a.Seat].Away {
 		// They are back: their moves are theirs again.
@@ -47,6 +47,25 @@ func (t *table) act(a engine.Action) (engine.View, error) {
 		t.saveSeat(a.Seat)
 	}
 	return t.state.View(a.Seat), nil
+}
+
+// named is a refusal that names a seat (such as who won a call) with the
+// seat's display name in place of the engine's "Seat N".
+func (t *table) named(err error) error {
+	e, ok := err.(*engine.Error)
+	if !ok {
+		return err
+	}
+	msg, ok := e.Named(func(seat int) string {
+		if seat >= 0 && seat < len(t.seats) && t.seats[seat].Name != "" {
+			return t.seats[seat].Name
+		}
+		return engine.SeatName(seat)
+	})
+	if !ok {
+		return err
+	}
+	return &engine.Error{Code: e.Code, Message: msg}
 }
 
 // join seats a person, with their account or as a guest (player 0), in the

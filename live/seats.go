@@ -55,6 +55,8 @@ func checkCreate(req CreateRequest) (CreateRequest, error) {
 	}
 	// A new game is played, and always replayed, under the current rules.
 	opts.Rules = engine.CurrentRules
+	// A chosen seed makes a practice table, and only a chosen seed does.
+	opts.Practice = req.Seed != nil
 	if len(req.Bots) > opts.Seats-1 {
 		return req, badOptions("A table of %d has room for %d bots besides you.", opts.Seats, opts.Seats-1)
 	}
@@ -77,8 +79,10 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 		return nil, nil, "", err
 	}
 	opts := req.Options
-	seed, err := randomSeed()
-	if err != nil {
+	var seed uint64
+	if req.Seed != nil {
+		seed = *req.Seed
+	} else if seed, err = randomSeed(); err != nil {
 		return nil, nil, "", err
 	}
 	token, hash, err := newToken()

@@ -331,6 +331,12 @@ func (t *table) tick(d time.Time) {
 func (t *table) moved(at time.Time) {
 	var deciding [engine.MaxSeats]bool
 	phase, plays := t.state.Phase(), t.state.Plays()
+	if phase == engine.PhaseShout {
+		// The grace after a first call is the window's tail: a listener
+		// still thinking keeps its moment, so a bot as quick as the first
+		// caller calls with it.
+		phase = engine.PhaseCall
+	}
 	for _, d := range t.state.Deciding() {
 		key := decision{phase: phase, plays: plays, think: d.Think}
 		if p := &t.pending[d.Seat]; !p.active || p.key != key {
@@ -516,14 +522,15 @@ func (t *table) saveSeatsAgain() {
 }
 
 // finish stores the finished game with its results. A seat is rated if a
-// person played it throughout.
+// person played it throughout, and never at a practice table.
 func (t *table) finish() {
 	t.saveSeatsAgain()
 	places := t.state.Result()
 	results := make([]store.Result, len(places))
 	for i, p := range places {
 		s := t.seats[p.Seat]
-		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left, Rated: s.Kind == string(SeatPerson) && !s.Covered}
+		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left,
+			Rated: s.Kind == string(SeatPerson) && !s.Covered && !t.game.Options.Practice}
 	}
 	ctx, cancel := t.writeContext()
 	defer cancel()

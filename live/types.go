@@ -61,6 +61,10 @@ type CreateRequest struct {
 	Address string
 	// HostPlayer is the host's account, 0 for a guest.
 	HostPlayer int64
+	// Seed, when set, deals the game from this seed rather than a random
+	// one: a practice table (Options.Practice), whose deal can be played
+	// again and which is never rated, since its creator can know every hand.
+	Seed *uint64
 }
 
 // SeatInfo is one seat as anyone may see it.

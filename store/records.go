@@ -25,6 +25,15 @@ type optionsRecord struct {
 	WindowSeconds float64       `json:"window_seconds"`
 	Pace          string        `json:"pace"`
 	Penalty       penaltyRecord `json:"penalty"`
+	// The options added after the first games were stored: each is left
+	// out at its zero value, which is how those games were played (no
+	// grace, stopping at the first out, not a practice table), so their
+	// rows read back unchanged.
+	// GraceMillis is the grace for calls made together, in whole
+	// milliseconds.
+	GraceMillis int64 `json:"grace_ms,omitempty"`
+	PlayOn      bool  `json:"play_on,omitempty"`
+	Practice    bool  `json:"practice,omitempty"`
 }
 
 type penaltyRecord struct {
@@ -44,9 +53,13 @@ func encodeOptions(o engine.Options) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("pace %q has no stored word", o.Pace)
 	}
+	if o.Grace%time.Millisecond != 0 {
+		return "", fmt.Errorf("grace %v is not whole milliseconds", o.Grace)
+	}
 	b, err := json.Marshal(optionsRecord{
 		Seats: o.Seats, Sneak: o.Sneak, WindowSeconds: o.Window.Seconds(), Pace: pace,
-		Penalty: penaltyRecord{Cards: o.Penalty.Cards, PerCard: o.Penalty.PerCard},
+		Penalty:     penaltyRecord{Cards: o.Penalty.Cards, PerCard: o.Penalty.PerCard},
+		GraceMillis: o.Grace.Milliseconds(), PlayOn: o.PlayOn, Practice: o.Practice,
 	})
 	return string(b), err
 }
@@ -64,7 +77,8 @@ func decodeOptions(s string, rules int) (engine.Options, error) {
 	}
 	return engine.Options{
 		Seats: r.Seats, Sneak: r.Sneak, Window: time.Duration(r.WindowSeconds * float64(time.Second)), Pace: pace,
-		Penalty: engine.Penalty{Cards: r.Penalty.Cards, PerCard: r.Penalty.PerCard}, Rules: rules,
+		Penalty: engine.Penalty{Cards: r.Penalty.Cards, PerCard: r.Penalty.PerCard},
+		Grace:   time.Duration(r.GraceMillis) * time.Millisecond, PlayOn: r.PlayOn, Practice: r.Practice, Rules: rules,
 	}, nil
 }
 

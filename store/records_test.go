@@ -45,6 +45,13 @@ func TestStoredOptions(t *testing.T) {
 		{"options_standard.json", standard(4)},
 		{"options_every_field.json", engine.Options{Seats: 10, Sneak: 0, Window: 4 * time.Second, Pace: engine.Relaxed,
 			Penalty: engine.Penalty{Cards: 2, PerCard: true}, Rules: 1}},
+		{"options_table_options.json", engine.Options{Seats: 6, Sneak: 1, Window: 10 * time.Second, Pace: engine.Brisk,
+			Penalty: engine.StandardPenalty, Grace: 320 * time.Millisecond, PlayOn: true, Practice: true, Rules: 1}},
+		// The standard table as the first games were stored, before the
+		// grace, playing on and practice tables: it reads back with each
+		// of them off, as those games were played.
+		{"options_first_games.json", engine.Options{Seats: 4, Sneak: 2, Window: 6 * time.Second, Pace: engine.Brisk,
+			Penalty: engine.StandardPenalty, Rules: 1}},
 	}
 	for _, tt := range tests {
 		got, err := encodeOptions(tt.opts)

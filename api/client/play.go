@@ -124,9 +124,15 @@ func decision(v engine.View) (key string, think engine.Think, ok bool) {
 	if len(v.Can) == 0 {
 		return "", "", false
 	}
+	phase := v.Phase
+	if phase == engine.PhaseShout {
+		// The grace after a first call is the window's tail: a listener
+		// keeps thinking from the play, as the server's own bots do.
+		phase = engine.PhaseCall
+	}
 	for _, d := range v.Deciding {
 		if d.Seat == v.Seat {
-			return v.Phase.String() + "/" + strconv.Itoa(v.Plays), d.Think, true
+			return phase.String() + "/" + strconv.Itoa(v.Plays), d.Think, true
 		}
 	}
 	return "", "", false

@@ -81,6 +81,14 @@ type CreateBody struct {
 	WindowSeconds    int         `json:"window_seconds,omitempty"`
 	Pace             engine.Pace `json:"pace,omitempty"`
 	AwayAfterSeconds int         `json:"away_after_seconds,omitempty"`
+	// GraceSeconds is the grace for calls made together: absent is the
+	// standard, 0 first-come.
+	GraceSeconds *float64 `json:"grace_seconds,omitempty"`
+	// PlayOn plays on for second place, third and so on.
+	PlayOn bool `json:"play_on,omitempty"`
+	// Seed deals a practice table from a chosen seed, in decimal; it is
+	// never rated.
+	Seed string `json:"seed,omitempty"`
 	// Name is the host's display name; with an account's token it may be
 	// left out (the account's name is used).
 	Name string `json:"name,omitempty"`

@@ -37,6 +37,7 @@ func runSim(ctx context.Context, args []string) error {
 	var f simFlags
 	f.register(fs, 800)
 	fs.IntVar(&f.cfg.KnobGames, "knob-games", 600, "games a cell of the knob sweep")
+	fs.IntVar(&f.cfg.OptionGames, "option-games", 400, "games a cell of the playing-on table")
 	charts := fs.String("charts", "", "a directory to write the SVG charts to")
 	if err := parse(fs, args); err != nil {
 		return ignoreHelp(err)

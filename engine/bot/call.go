@@ -65,7 +65,7 @@ func (b *Bot) calls(v engine.View, rng *rand.Rand) bool {
 	if b.level != Hard && v.Pile.Hi != engine.Open && v.Pile.Hi <= smallPile {
 		want = 1 - (1-want)*(1-smallWant)
 	}
-	listening := max(1, len(v.Seats)-1)
+	listening := max(1, v.Playing()-1)
 	return rng.Float64() < 1-math.Pow(1-want, 1/float64(listening))
 }
 

@@ -24,14 +24,14 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 	}
 	// The rank index of the seat's next turn after this one: the cards it
 	// needs soonest are the ones to keep.
-	next := v.RankIndex + len(v.Seats)
+	next := v.RankIndex + v.Playing()
 	if len(cards) > 0 {
 		// Padding never spends the last card: a play that empties a hand is
 		// always called. A bot that pads carefully pads only onto an empty
 		// pile, where being caught costs no more than the play itself.
 		careful := !b.skill.PadEmpty || v.Pile == engine.Seen(0, engine.PileKind)
 		if careful && len(cards) < v.MaxClaim && len(rest) > 1 && chance(rng, b.params.Pad) {
-			cards = append(cards, b.spare(rest, next, len(v.Seats), 1, rng)...)
+			cards = append(cards, b.spare(rest, next, v.Playing(), 1, rng)...)
 			rest = without(rest, cards)
 		}
 	} else {
@@ -39,12 +39,12 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 		if len(rest) >= 3 && v.MaxClaim >= 2 && chance(rng, bluffTwo) {
 			n = 2
 		}
-		cards = b.spare(rest, next, len(v.Seats), n, rng)
+		cards = b.spare(rest, next, v.Playing(), n, rng)
 		rest = without(rest, cards)
 	}
 	claim := len(cards)
 	if s := b.sneaks(v, claim, len(rest), rng); s > 0 {
-		cards = append(cards, b.spare(rest, next, len(v.Seats), s, rng)...)
+		cards = append(cards, b.spare(rest, next, v.Playing(), s, rng)...)
 	}
 	return engine.Action{Kind: engine.ActPlay, Cards: cards, Claim: claim}
 }

@@ -56,7 +56,7 @@ func (b *Bot) read(v engine.View) float64 {
 	}
 	pLie := 1 - (1-rankLieChance(v))*(1-pSneak)
 	pile := float64(max(1, mid(v.Pile)))
-	share := b.params.Weight / float64(len(v.Seats)-1)
+	share := b.params.Weight / float64(v.Playing()-1)
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
 		share *= 1 + leadBoost*float64(4-left)
 	}

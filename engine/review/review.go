@@ -166,6 +166,7 @@ func Of(g Game) (*Review, error) {
 func (r *Review) readLog(readings map[int][]Reading) {
 	byNo := make(map[int]*Play)
 	pile := 0 // the true count, which nobody at the table saw
+	shouted := make(map[[2]int]time.Time)
 	for _, e := range r.Log {
 		switch e.Kind {
 		case engine.EventPlay:
@@ -189,9 +190,17 @@ func (r *Review) readLog(readings map[int][]Reading) {
 		case engine.EventPass:
 			p := byNo[e.No]
 			p.Passes = append(p.Passes, answer(e.Seat, e.At.Sub(p.At)))
+		case engine.EventShouted:
+			// A call at a table with a grace: the winner's own moment is
+			// its shout, not the grace's end when the play is turned up.
+			shouted[[2]int{e.No, e.Seat}] = e.At
 		case engine.EventCalled:
 			p := byNo[e.No]
-			a := answer(*e.Caller, e.At.Sub(p.At))
+			at := e.At
+			if t, ok := shouted[[2]int{e.No, *e.Caller}]; ok {
+				at = t
+			}
+			a := answer(*e.Caller, at.Sub(p.At))
 			p.Call = &a
 			p.Loser, p.Took, pile = e.Showdown.Loser, pile, 0
 		case engine.EventHanded:

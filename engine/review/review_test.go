@@ -188,3 +188,31 @@ func BenchmarkReview(b *testing.B) {
 		})
 	}
 }
+
+// TestCallTimedFromItsShout: at a table with a grace a play is turned up
+// when the grace ends, but the review times the call from its own shout.
+func TestCallTimedFromItsShout(t *testing.T) {
+	g, _ := played(t, 5, 3)
+	if g.Options.Grace == 0 {
+		t.Fatal("the standard table has no grace")
+	}
+	r, err := Of(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, p := range r.Plays {
+		if p.Call == nil {
+			continue
+		}
+		calls++
+		if !slices.ContainsFunc(r.Log, func(e engine.Event) bool {
+			return e.Kind == engine.EventShouted && e.No == p.No && e.Seat == p.Call.Seat && e.At.Equal(p.At.Add(p.Call.After))
+		}) {
+			t.Errorf("play %d: got the call %+v, want it timed at seat %d's shout", p.No, p.Call, p.Call.Seat)
+		}
+	}
+	if calls == 0 {
+		t.Error("no play was called")
+	}
+}

@@ -49,6 +49,12 @@ func Anchors(ctx context.Context, cfg Config, progress func(done, total int)) ([
 		p.add(cfg, cfg.Games, func(i int, rng *rand.Rand) Game {
 			strong := 1 + i%2
 			g := Game{Options: engine.Standard(AnchorSeats), Seats: make([]Seat, AnchorSeats)}
+			// First come, as the anchors were measured: at three seats the
+			// bots' listening speeds all differ, so no two calls ever tie
+			// and a grace changes no call; it would only shift the bots'
+			// random draws (a call held open for the grace is one more
+			// change of the table) and so deal them other games.
+			g.Options.Grace = 0
 			for s := range g.Seats {
 				level := pair[1]
 				// Seats turn with the game: the stronger sit at i, (i+1).

@@ -37,7 +37,19 @@ type Outcome struct {
 	Sneaks, Caught []int
 	// Calls is how many plays were called.
 	Calls int
+	// FirstOut is the number of plays made when the first seat went out
+	// (the game's length unless it plays on for places), or 0.
+	FirstOut int
+	// Together counts the called plays that a second bot would have called
+	// too, and Within those whose second call came within each of
+	// ShoutGaps of the first (both as the table stood at the first call).
+	Together int
+	Within   [len(ShoutGaps)]int
 }
+
+// ShoutGaps are the gaps between the first and second calls on a play that
+// the simulator counts.
+var ShoutGaps = [...]time.Duration{50 * time.Millisecond, 150 * time.Millisecond, 300 * time.Millisecond}
 
 // LeaderCards is the hand size that makes a seat "the leader": the first
 // down to this many cards.
@@ -77,6 +89,9 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		}
 	}
 	for !s.Over() {
+		if out.FirstOut == 0 && g.Options.PlayOn && slices.ContainsFunc(s.View(engine.Spectator).Seats, func(sv engine.SeatView) bool { return sv.Out > 0 }) {
+			out.FirstOut = s.Plays()
+		}
 		ds := s.Deciding()
 		if len(ds) == 0 {
 			settle()
@@ -97,15 +112,19 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		if !ok {
 			return out, errNothing
 		}
+		if a.Kind == engine.ActCall && s.Phase() == engine.PhaseCall {
+			secondCall(&out, s, ds[1:], bots, now, at, pace)
+		}
 		if err := s.Apply(a, at); err != nil {
 			return out, err
 		}
 		if each != nil {
 			each(s)
 		}
-		if a.Kind != engine.ActPass {
+		if a.Kind != engine.ActPass && s.Phase() != engine.PhaseShout {
 			// A pass keeps the clock at the play: the other listeners were
-			// thinking at the same time.
+			// thinking at the same time; so does a call held open for the
+			// grace, in which a listener as quick may call too.
 			now = at
 		}
 		if a.Kind == engine.ActPlay {
@@ -129,6 +148,29 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 				out.Winner = r.Seat
 			}
 		}
+		if out.FirstOut == 0 && !s.Ended() {
+			out.FirstOut = out.Plays
+		}
 	}
 	return out, nil
+}
+
+// secondCall counts, for a play the first listener in ds is about to call
+// at first, whether another listener (the rest, quickest first, thinking
+// since the play at start) would call it too, and how soon after.
+func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, bots []*bot.Bot, start, first time.Time, pace engine.Pace) {
+	for _, d := range rest {
+		a, ok := bots[d.Seat].Choose(s.View(d.Seat))
+		if !ok || a.Kind != engine.ActCall {
+			continue
+		}
+		out.Together++
+		gap := start.Add(engine.ThinkTime(d.Think, pace)).Sub(first)
+		for i, g := range ShoutGaps {
+			if gap <= g {
+				out.Within[i]++
+			}
+		}
+		return
+	}
 }

@@ -15,8 +15,9 @@ import (
 func (r *Report) Markdown(charts string) string {
 	var b strings.Builder
 	cfg := r.Config
-	fmt.Fprintf(&b, "Measured with `bullshit sim -games %d -knob-games %d -seed %d`: %d games a cell (%d in the knob sweep). "+
-		"Every rate has its 95%% confidence interval in brackets.\n\n", cfg.Games, cfg.KnobGames, cfg.Seed, cfg.Games, cfg.KnobGames)
+	fmt.Fprintf(&b, "Measured with `bullshit sim -games %d -knob-games %d -option-games %d -seed %d`: %d games a cell (%d in the knob sweep, "+
+		"%d playing on for places). Every rate has its 95%% confidence interval in brackets.\n\n", cfg.Games, cfg.KnobGames, cfg.OptionGames,
+		cfg.Seed, cfg.Games, cfg.KnobGames, cfg.OptionGames)
 
 	b.WriteString("### Length and balance\n\n")
 	b.WriteString("The site's bots (medium and hard, in the three site styles, drawn at random for each seat) at standard settings. " +
@@ -61,6 +62,7 @@ func (r *Report) Markdown(charts string) string {
 	if charts != "" {
 		fmt.Fprintf(&b, "\n![A careful sneaker's share for each penalty and limit](%sknobs.svg)\n", charts)
 	}
+	r.optionsMarkdown(&b)
 	b.WriteString("\n### The bots measured\n\nThe styles' parameters and the levels' skills, as the code has them when the tables were measured.\n\n")
 	b.WriteString(StylesMarkdown())
 	return b.String()
@@ -112,4 +114,34 @@ func AnchorsMarkdown(rows []AnchorRow, cfg Config) string {
 			r.Lineups[1].StrongWins, r.Lineups[1].WeakWins)
 	}
 	return b.String()
+}
+
+// optionsMarkdown writes the tables of the table options: calls made
+// together, and playing on for places.
+func (r *Report) optionsMarkdown(b *strings.Builder) {
+	b.WriteString("\n### Calls made together\n\n")
+	b.WriteString("In the length table's games (standard settings, so a grace of " +
+		fmt.Sprintf("%d ms), the share of called plays that a second bot would have called too, as the table stood at the "+
+			"first call, and the share whose second call came within 50, 150 and 300 ms of the first. A bot listens for "+
+			"one of four staggered times (%d to %d ms at the brisk pace, 400 ms apart), so two bots' calls are either "+
+			"at the same moment or at least 400 ms apart.\n\n", engine.StandardGrace.Milliseconds(),
+			engine.ThinkTime(engine.Listen0, engine.Brisk).Milliseconds(), engine.ThinkTime(engine.Listen3, engine.Brisk).Milliseconds()))
+	b.WriteString("| seats | called plays | a second caller | within 50 ms | within 150 ms | within 300 ms |\n|---|---|---|---|---|---|\n")
+	for _, s := range r.Shouts {
+		fmt.Fprintf(b, "| %d | %d | %s | %s | %s | %s |\n", s.Seats, s.Called, s.Together, s.Within[0], s.Within[1], s.Within[2])
+	}
+	games := r.Config.OptionGames
+	if games <= 0 {
+		games = r.Config.Games
+	}
+	b.WriteString("\n### Playing on for places\n\n")
+	fmt.Fprintf(b, "The length table again (%d games a cell), with the table playing on after the first player out until two "+
+		"are left. \"First out\" is the plays made by the time the first player went out, where the standard game ends; "+
+		"\"leader loses\" is how often the first player down to %d cards does not take first place. At three seats two "+
+		"are left at the first out, so it is the standard game.\n\n", games, LeaderCards)
+	b.WriteString("| seats | plays a game | minutes | first out | leader loses | called | capped |\n|---|---|---|---|---|---|---|\n")
+	for _, l := range r.PlayOn {
+		fmt.Fprintf(b, "| %d | %s | %s | %s | %s | %s | %d of %d |\n", l.Seats, l.Plays.Format(1), l.Minutes.Format(1),
+			l.FirstOut.Format(1), l.LeaderLoses, l.Called, l.Capped, l.Games)
+	}
 }

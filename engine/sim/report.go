@@ -20,6 +20,9 @@ type Config struct {
 	// Games is the number of games a cell of the length, sneak and anchor
 	// tables plays; KnobGames a cell of the knob sweep (zero: Games).
 	Games, KnobGames int
+	// OptionGames is the number of games a cell of the playing-on table
+	// plays (zero: Games).
+	OptionGames int
 	// Workers is the number of goroutines playing (zero: every core).
 	Workers int
 }
@@ -30,6 +33,35 @@ type Report struct {
 	Length []LengthRow
 	Sneak  []SneakRow
 	Knobs  []KnobRow
+	// Shouts are the calls made together in the length table's games, at
+	// ShoutSeats and up.
+	Shouts []ShoutRow
+	// PlayOn is the length table again with the table playing on for
+	// places.
+	PlayOn []PlayOnRow
+}
+
+// ShoutSeats is the smallest table the shouts table measures.
+const ShoutSeats = 4
+
+// ShoutRow is how often, at one table size, a called play had a second bot
+// calling it, and how soon after the first.
+type ShoutRow struct {
+	Seats int
+	// Called counts the called plays measured.
+	Called int
+	// Together is the share of called plays a second bot would have called
+	// too; Within the share whose second call came within each of
+	// ShoutGaps.
+	Together Estimate
+	Within   [len(ShoutGaps)]Estimate
+}
+
+// PlayOnRow is a LengthRow of games played on for places, with how many
+// plays were made by the first seat out.
+type PlayOnRow struct {
+	LengthRow
+	FirstOut Estimate
 }
 
 // LengthRow is how long games last at one table size, and whether the leader
@@ -174,6 +206,21 @@ func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*
 			sneakCells = append(sneakCells, c)
 		}
 	}
+	var playOnCells [][2]int
+	optionGames := cfg.OptionGames
+	if optionGames <= 0 {
+		optionGames = cfg.Games
+	}
+	for seats := engine.MinSeats; seats <= engine.MaxSeats; seats++ {
+		playOnCells = append(playOnCells, p.add(cfg, optionGames, func(_ int, rng *rand.Rand) Game {
+			g := Game{Options: engine.Standard(seats), Seats: make([]Seat, seats)}
+			g.Options.PlayOn = true
+			for s := range g.Seats {
+				g.Seats[s] = Seat{readers[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+			}
+			return g
+		}))
+	}
 	var knobCells [][2][2][2]int // [careful, always][reader]
 	for _, pen := range Penalties {
 		for limit := 0; limit <= engine.MaxSneakLimit; limit++ {
@@ -195,7 +242,23 @@ func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*
 	}
 	r := &Report{Config: cfg}
 	for i, c := range lengthCells {
-		r.Length = append(r.Length, lengthRow(engine.MinSeats+i, outs[c[0]:c[1]]))
+		seats := engine.MinSeats + i
+		r.Length = append(r.Length, lengthRow(seats, outs[c[0]:c[1]]))
+		if seats >= ShoutSeats {
+			r.Shouts = append(r.Shouts, shoutRow(seats, outs[c[0]:c[1]]))
+		}
+	}
+	for i, c := range playOnCells {
+		games := outs[c[0]:c[1]]
+		row := PlayOnRow{LengthRow: lengthRow(engine.MinSeats+i, games)}
+		first := make([]float64, 0, len(games))
+		for _, o := range games {
+			if o.FirstOut > 0 {
+				first = append(first, float64(o.FirstOut))
+			}
+		}
+		row.FirstOut = mean(first)
+		r.PlayOn = append(r.PlayOn, row)
 	}
 	i := 0
 	for _, seats := range SneakSeats {
@@ -226,7 +289,29 @@ func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*
 
 // Games is the number of games the report played.
 func (r *Report) Games() int {
-	return r.Config.Games*(len(r.Length)+2*len(r.Sneak)) + 4*r.Config.KnobGames*len(r.Knobs)
+	n := r.Config.Games*(len(r.Length)+2*len(r.Sneak)) + 4*r.Config.KnobGames*len(r.Knobs)
+	for _, row := range r.PlayOn {
+		n += row.Games
+	}
+	return n
+}
+
+func shoutRow(seats int, outs []Outcome) ShoutRow {
+	row := ShoutRow{Seats: seats}
+	together := 0
+	var within [len(ShoutGaps)]int
+	for _, o := range outs {
+		row.Called += o.Calls
+		together += o.Together
+		for i := range within {
+			within[i] += o.Within[i]
+		}
+	}
+	row.Together = proportion(float64(together), row.Called)
+	for i := range within {
+		row.Within[i] = proportion(float64(within[i]), row.Called)
+	}
+	return row
 }
 
 func lengthRow(seats int, outs []Outcome) LengthRow {
