@@ -44,6 +44,9 @@ type Lobby struct {
 	Kicker   string
 	Blurb    string
 	Settings []Setting
+	// More are the table options past the three settings, behind "More
+	// options": fair shouts and playing on for places.
+	More []Setting
 	// Bots is the default number of bots; MaxBots the most; Levels the
 	// bots' levels with the default selected.
 	Bots, MaxBots int

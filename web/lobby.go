@@ -52,7 +52,7 @@ func (h *Handler) renderLobby(c echo.Context, status int, problem string) error 
 		s.Poll = "/lobby/lists"
 	}
 	l := views.Lobby{
-		Shell: s, Title: siteTitle, Kicker: siteKicker, Blurb: siteBlurb, Settings: settings(),
+		Shell: s, Title: siteTitle, Kicker: siteKicker, Blurb: siteBlurb, Settings: settings(), More: moreSettings(),
 		Bots: defaultBots, MaxBots: engine.MaxSeats - 1, Levels: levelChoices(), Name: lastName(c), Lists: lists,
 		Error: problem,
 	}
@@ -78,6 +78,25 @@ func settings() []views.Setting {
 		{Value: string(engine.Brisk), Label: "Brisk", Selected: true}, {Value: string(engine.Relaxed), Label: "Relaxed"},
 	}}
 	return []views.Setting{sneak, window, pace}
+}
+
+// moreSettings are the table options behind "More options", their choices
+// and defaults from the engine.
+func moreSettings() []views.Setting {
+	grace := views.Setting{Key: "grace", Label: "Calls made together",
+		Hint: "Calls this close to the first one compete, and the caller nearest the player's left wins it, as at a real table."}
+	for _, g := range []time.Duration{0, engine.StandardGrace, 300 * time.Millisecond, engine.MaxGrace} {
+		label := strconv.Itoa(int(g.Milliseconds())) + " ms"
+		if g == 0 {
+			label = "First come"
+		}
+		grace.Choices = append(grace.Choices, views.Choice{Value: strconv.Itoa(int(g.Milliseconds())), Label: label, Selected: g == engine.StandardGrace})
+	}
+	playOn := views.Setting{Key: "play_on", Label: "When someone goes out",
+		Hint: "Play on for second place, third and so on, until two are left.", Choices: []views.Choice{
+			{Value: "0", Label: "The game ends", Selected: true}, {Value: "1", Label: "Play on for places"},
+		}}
+	return []views.Setting{grace, playOn}
 }
 
 // readLobbyLists reads the three lists.
@@ -200,8 +219,11 @@ func (h *Handler) create(c echo.Context) error {
 		}
 	}
 	if isRefusal(err) {
-		_, _, msg := describe(err)
-		return h.renderLobby(c, api.StatusOf(err), msg)
+		status, _, msg := describe(err)
+		if _, ok := errors.AsType[*pageError](err); !ok {
+			status = api.StatusOf(err)
+		}
+		return h.renderLobby(c, status, msg)
 	}
 	return err
 }
@@ -249,13 +271,23 @@ func createRequest(c echo.Context) (live.CreateRequest, error) {
 	if bots < 0 || bots > engine.MaxSeats-1 {
 		return live.CreateRequest{}, badForm(fmt.Sprintf("A table takes 0 to %d bots.", engine.MaxSeats-1))
 	}
-	pace := engine.Pace(c.FormValue("pace"))
-	if pace == "" {
-		pace = engine.Brisk
+	grace, err := atoi("grace", int(engine.StandardGrace.Milliseconds()))
+	if err != nil {
+		return live.CreateRequest{}, err
 	}
-	req := live.CreateRequest{
-		HostName: c.FormValue("name"),
-		Options:  engine.Options{Seats: engine.MaxSeats, Sneak: sneak, Window: time.Duration(window) * time.Second, Pace: pace},
+	opts := engine.Standard(engine.MaxSeats)
+	opts.Sneak, opts.Window, opts.Grace = sneak, time.Duration(window)*time.Second, time.Duration(grace)*time.Millisecond
+	opts.PlayOn = c.FormValue("play_on") == "1"
+	if pace := engine.Pace(c.FormValue("pace")); pace != "" {
+		opts.Pace = pace
+	}
+	req := live.CreateRequest{HostName: c.FormValue("name"), Options: opts}
+	if v := strings.TrimSpace(c.FormValue("seed")); v != "" {
+		seed, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			return live.CreateRequest{}, badForm("A practice deal is a whole number, up to 18446744073709551615.")
+		}
+		req.Seed = &seed
 	}
 	levels := c.Request().Form["level"]
 	one := c.FormValue("bot_level")

@@ -83,7 +83,17 @@ func settingsLine(o engine.Options) string {
 	if o.Sneak > 0 {
 		sneak = "sneak up to " + strconv.Itoa(o.Sneak)
 	}
-	return fmt.Sprintf("%s · %s to call · %s bots", capital(sneak), seconds(o.Window), o.Pace)
+	line := fmt.Sprintf("%s · %s to call · %s bots", capital(sneak), seconds(o.Window), o.Pace)
+	if o.Grace > 0 {
+		line += fmt.Sprintf(" · calls within %d ms compete", o.Grace.Milliseconds())
+	}
+	if o.PlayOn {
+		line += " · playing on for places"
+	}
+	if o.Practice {
+		line += " · practice deal, not rated"
+	}
+	return line
 }
 
 func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s" }

@@ -231,3 +231,52 @@ func TestJoinByCodeTwiceKeepsOneSeat(t *testing.T) {
 		t.Errorf("people seated: got %d, want 2 (Ada and Ben once)", people)
 	}
 }
+
+// TestCreateWithTableOptions opens tables from the lobby's form with and
+// without its "More options": a form that leaves them alone gets the
+// standard grace and ends at the first out; one that sets them gets them,
+// and a chosen deal makes a practice table that says so on its page.
+func TestCreateWithTableOptions(t *testing.T) {
+	tests := []struct {
+		name string
+		form url.Values
+		want engine.Options
+	}{
+		{"standard", url.Values{}, engine.Options{Grace: engine.StandardGrace}},
+		{"every option", url.Values{"grace": {"0"}, "play_on": {"1"}, "seed": {"42"}},
+			engine.Options{Grace: 0, PlayOn: true, Practice: true}},
+		{"longest grace", url.Values{"grace": {"500"}}, engine.Options{Grace: engine.MaxGrace}},
+	}
+	for _, tt := range tests {
+		s := newSite(t)
+		b := s.browser()
+		b.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		form := url.Values{"name": {"Ada"}, "bots": {"2"}}
+		for k, v := range tt.form {
+			form[k] = v
+		}
+		p := b.form("/games", form)
+		if p.status != http.StatusSeeOther {
+			t.Fatalf("%s: create: got %d, want 303", tt.name, p.status)
+		}
+		id := strings.TrimPrefix(p.header.Get("Location"), "/games/")
+		g, err := s.mgr.Get(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := g.Options
+		if o.Grace != tt.want.Grace || o.PlayOn != tt.want.PlayOn || o.Practice != tt.want.Practice {
+			t.Errorf("%s: got grace %v, play on %v, practice %v; want %v, %v, %v", tt.name, o.Grace, o.PlayOn, o.Practice,
+				tt.want.Grace, tt.want.PlayOn, tt.want.Practice)
+		}
+		page := b.get("/games/" + id)
+		if tt.want.Practice && !strings.Contains(page.body, "not rated") {
+			t.Errorf("%s: the table's page doesn't say a practice deal is not rated", tt.name)
+		}
+	}
+	// A deal that isn't a number is the form's mistake, said plainly.
+	b := newSite(t).browser()
+	if p := b.form("/games", url.Values{"name": {"Ada"}, "seed": {"forty-two"}}); p.status != http.StatusBadRequest {
+		t.Errorf("a deal in words: got %d (%s), want 400", p.status, p.body)
+	}
+}
