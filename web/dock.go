@@ -63,6 +63,10 @@ func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 		d.Status = "You let it go."
 		d.Left = &views.Move{ID: "let-go", Label: "Let it go", Key: "G", Disabled: true}
 		d.Right = &views.Move{ID: "call", Label: "Bullshit!", Key: "B", Big: true, Disabled: true}
+	case v.Phase == engine.PhaseShout:
+		// The grace for calls made together: the reveal follows at once.
+		d.Status = "Bullshit! is called: the cards turn up."
+		d.Left, d.Right = sortBtn, claim
 	case v.Phase == engine.PhaseReveal && v.Reveal != nil:
 		d.Status = shoutLine(v.Reveal.Caller, v.Reveal.Seat, nm)
 		d.Left, d.Right = sortBtn, claim

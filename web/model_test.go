@@ -163,7 +163,13 @@ func TestRevealLandsInTheRightBeat(t *testing.T) {
 	if err := s.Apply(engine.Action{Kind: engine.ActCall, Seat: caller, No: last.Plays}, at.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
+	// Past the grace for calls made together, still in the reveal's first
+	// beat: the cards are being turned up.
+	s.Tick(at.Add(time.Second + engine.MaxGrace))
 	f := frameOf(s, g, caller)
+	if f.View.Reveal == nil {
+		t.Fatalf("no reveal in phase %v after the grace", f.View.Phase)
+	}
 	beats := f.View.Reveal.Beats
 	late := beats[2].At.Add(100 * time.Millisecond) // in the verdict
 	_, tb := screen(f, late)
