@@ -6,6 +6,9 @@
   'use strict';
   var applied = null; // the pick key whose picks were last applied
   var said = {}; // clock bars whose two-second warning is set
+  var lags = []; // recent screens' delays on the way, ms: now less their render time
+  var rendered = ''; // the render time of the screen last measured
+  var started = {}; // timed elements already set going, by id
   var store = window.localStorage || { getItem: function () { return null; }, setItem: function () {} };
 
   // A morph copies attributes from the new HTML: keep the player's own.
@@ -37,8 +40,32 @@
     if (h && h.classList.contains('selectable') && window.htmx) htmx.trigger(h, 'change');
   }
 
+  // catchUp starts a newly arrived screen's animations (the reveal's beats,
+  // the clock, the sweep) as far on as the screen came later than screens
+  // usually do, so every page plays a reveal at the same moment whatever
+  // its own delays. The least recent delay stands for the clocks' offset.
+  function catchUp() {
+    var sc = $('#screen');
+    var at = sc && sc.getAttribute('data-rendered');
+    var late = 0;
+    if (at && at !== rendered) {
+      rendered = at;
+      lags.push(Date.now() - parseFloat(at));
+      if (lags.length > 20) lags.shift();
+      late = lags[lags.length - 1] - Math.min.apply(null, lags);
+    }
+    document.querySelectorAll('[data-keep-anim]').forEach(function (el) {
+      if (!el.id || started[el.id]) return;
+      started[el.id] = true;
+      if (late > 0 && el.getAnimations) {
+        el.getAnimations({ subtree: true }).forEach(function (a) { a.currentTime = (a.currentTime || 0) + late; });
+      }
+    });
+  }
+
   // sync brings the page's own state into line after a load or a swap.
   function sync() {
+    catchUp();
     var h = $('#hand');
     if (h) {
       var key = h.getAttribute('data-pick-key') || '';
