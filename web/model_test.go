@@ -208,3 +208,36 @@ func TestClockAndClaim(t *testing.T) {
 		t.Errorf("the call window's moves: got %+v / %+v", tb.Dock.Left, tb.Dock.Right)
 	}
 }
+
+// TestSettledCallLeavesTheMiddle: once a called play's pile has gone to its
+// loser, the middle says who called whose claim and drops the sizes line,
+// whose pile has gone.
+func TestSettledCallLeavesTheMiddle(t *testing.T) {
+	s, g := dealt(t, 4)
+	last := play(t, s, t0.Add(time.Second))
+	caller := (last.Seat + 1) % 4
+	at := t0.Add(2 * time.Second)
+	if err := s.Apply(engine.Action{Kind: engine.ActCall, Seat: caller, No: last.Plays}, at); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100 && s.Phase() != engine.PhasePlay; i++ {
+		at = s.Deadline()
+		s.Tick(at)
+	}
+	if s.Phase() != engine.PhasePlay {
+		t.Fatalf("the call never settled: phase %v", s.Phase())
+	}
+	for _, tc := range []struct {
+		seat int
+		want string
+	}{
+		{last.Seat, "Ben called your one ace"},
+		{caller, "You called Ada's one ace"},
+		{(caller + 1) % 4, "Ben called Ada's one ace"},
+	} {
+		_, tb := screen(frameOf(s, g, tc.seat), at)
+		if tb.Middle.Claim != tc.want || tb.Middle.Sizes != "" {
+			t.Errorf("seat %d: got claim %q, sizes %q; want %q and no sizes", tc.seat, tb.Middle.Claim, tb.Middle.Sizes, tc.want)
+		}
+	}
+}
