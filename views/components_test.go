@@ -19,12 +19,12 @@ func TestSeats(t *testing.T) {
 	away := []SeatCell{{Seat: 1, Name: "Cy", Kind: "person", Count: "4", Away: true, Covered: true}, {Seat: 2, Name: "Di", Kind: "person", Count: "0", Bubble: "Out!"}}
 	runCases(t, []componentCase{
 		{"counts, turn and bubble", Seats(three, false), []check{
-			count(".seat", 3), attrIs(".seat", "data-seat", "1"), says(".seat", "9-10"), present(".turn"),
+			count(".seat", 3), attrIs(".seat", "data-seat", "1"), says(".seat", "9-10"), present(".seat[data-turn]"),
 			says(".bubble-call", "Bullshit!"), says(".seat-style", "medium"),
-			says(".count-before", "3"), says(".count-after", "5"), present(".you"), absent(".horseshoe"),
+			says(".count-before", "3"), says(".count-after", "5"), present(".seat[data-you]"), absent(".horseshoe"),
 		}},
 		{"away and out", Seats(away, true), []check{
-			present(".horseshoe"), present(".away"), says(".mark", "away"), says(".bubble-out", "Out!"), absent(".count-before"),
+			present(".horseshoe"), present(".seat[data-away]"), says(".mark", "away"), says(".bubble-out", "Out!"), absent(".count-before"),
 		}},
 	})
 }
@@ -54,7 +54,7 @@ func TestHand(t *testing.T) {
 		{"my turn, picks checked on a page", HandView(Hand{Game: "g", No: 4, Cards: picked, PickKey: "play-4", Selectable: true, CheckPicks: true}), []check{
 			count("input[name=card]", 3), count(".card", 3), attrIs("form", "id", "hand"), attrIs("#hand", "data-pick-key", "play-4"),
 			attrIs("input[name=no]", "value", "4"), flag("[data-pick]", "checked", true), count("[checked]", 1), count("[disabled]", 0),
-			present(".lit"), attrIs("#hand", "hx-get", "/games/g/hint"),
+			present("#hand .card[data-lit]"), attrIs("#hand", "hx-get", "/games/g/hint"),
 		}},
 		{"a push leaves checking to the browser", HandView(Hand{Game: "g", Cards: picked, PickKey: "play-4", Selectable: true}), []check{
 			count("[data-pick]", 1), count("[checked]", 0),
