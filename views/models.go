@@ -143,10 +143,6 @@ type Table struct {
 	Reveal    *Reveal
 	Result    *Result
 	Teach     string
-	// Rendered is the moment (Unix milliseconds, the tables' clock) every
-	// animation delay and clock on the screen is counted from: a page that
-	// receives the screen late starts them that much further on.
-	Rendered int64
 }
 
 // Bar is the table's top bar.

@@ -146,9 +146,8 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	me := f.Seat
 	nm := names{seats: g.Seats, me: me}
 	t := views.Table{
-		Status:   string(g.Status),
-		Rendered: now.UnixMilli(),
-		Bar:      views.Bar{Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
+		Status: string(g.Status),
+		Bar:    views.Bar{Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
 	}
 	t.Seats = seatStrip(f, nm, now)
 	t.Horseshoe = len(t.Seats) >= 5

@@ -6,8 +6,8 @@
   'use strict';
   var applied = null; // the pick key whose picks were last applied
   var said = {}; // clock bars whose two-second warning is set
-  var lags = []; // recent screens' delays on the way, ms: now less their render time
-  var rendered = ''; // the render time of the screen last measured
+  var lags = []; // recent events' delays on the way, ms: arrival less rendering
+  var late = 0; // how much later than usual the event being applied came, ms
   var started = {}; // timed elements already set going, by id
   var store = window.localStorage || { getItem: function () { return null; }, setItem: function () {} };
 
@@ -40,20 +40,22 @@
     if (h && h.classList.contains('selectable') && window.htmx) htmx.trigger(h, 'change');
   }
 
-  // catchUp starts a newly arrived screen's animations (the reveal's beats,
-  // the clock, the sweep) as far on as the screen came later than screens
-  // usually do, so every page plays a reveal at the same moment whatever
-  // its own delays. The least recent delay stands for the clocks' offset.
+  // timeEvent notes how late a frame event comes. Its id is its revision
+  // and, after a dot, when it was rendered: the least recent delay stands
+  // for the clocks' offset and the usual delay, the rest is lateness.
+  function timeEvent(e) {
+    var at = parseFloat(String(e.detail && e.detail.lastEventId || '').split('.')[1]);
+    late = 0;
+    if (!(at > 0)) return;
+    lags.push(Date.now() - at);
+    if (lags.length > 20) lags.shift();
+    late = lags[lags.length - 1] - Math.min.apply(null, lags);
+  }
+
+  // catchUp starts a newly arrived event's animations (the reveal's beats,
+  // the clock, the sweep) as far on as the event came late, so every page
+  // plays a reveal at the same moment whatever its own delays.
   function catchUp() {
-    var sc = $('#screen');
-    var at = sc && sc.getAttribute('data-rendered');
-    var late = 0;
-    if (at && at !== rendered) {
-      rendered = at;
-      lags.push(Date.now() - parseFloat(at));
-      if (lags.length > 20) lags.shift();
-      late = lags[lags.length - 1] - Math.min.apply(null, lags);
-    }
     document.querySelectorAll('[data-keep-anim]').forEach(function (el) {
       if (!el.id || started[el.id]) return;
       started[el.id] = true;
@@ -147,7 +149,8 @@
   document.addEventListener('htmx:load', sync);
   document.addEventListener('htmx:afterSettle', sync);
   document.addEventListener('htmx:oobAfterSwap', sync);
-  document.addEventListener('htmx:sseMessage', sync);
+  document.addEventListener('htmx:sseBeforeMessage', timeEvent);
+  document.addEventListener('htmx:sseMessage', function () { sync(); late = 0; });
   document.addEventListener('DOMContentLoaded', function () {
     if (store.getItem('sort') === 'suit') document.documentElement.classList.add('by-suit');
     if (window.Idiomorph) {
