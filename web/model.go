@@ -430,7 +430,7 @@ func cardModel(c engine.Card) views.Card {
 // handModel is the seat's hand with the cards the server would pick: those
 // of the rank on its turn, the suggestion in a hand-over.
 func handModel(game string, v *engine.View) views.Hand {
-	h := views.Hand{Game: game, No: v.Plays, Spectator: v.Seat == engine.Spectator}
+	h := views.Hand{Game: game, Spectator: v.Seat == engine.Spectator}
 	var picks []engine.Card
 	switch {
 	case slices.Contains(v.Can, engine.ActPlay):
