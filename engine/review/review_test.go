@@ -98,6 +98,12 @@ func TestReviewAgreesWithTheGame(t *testing.T) {
 				t.Errorf("seed %d seat %d: got stats %+v, want the result sheet's %+v", seed, row.Seat, st, row)
 			}
 		}
+		last := r.Plays[len(r.Plays)-1].Left
+		for _, row := range final.Result {
+			if last[row.Seat] != row.Left {
+				t.Errorf("seed %d seat %d: got %d cards left after the last play, want the result's %d", seed, row.Seat, last[row.Seat], row.Left)
+			}
+		}
 		given := make(map[int]int)
 		for _, e := range r.Log {
 			if e.Kind == engine.EventCalled {
@@ -119,6 +125,9 @@ func TestReviewAgreesWithTheGame(t *testing.T) {
 			}
 			if (p.HandOver != nil) != (given[p.No] > 0) || p.HandOver != nil && len(p.HandOver.Cards) != given[p.No] {
 				t.Errorf("seed %d play %d: got hand-over %+v, want %d cards handed", seed, p.No, p.HandOver, given[p.No])
+			}
+			if len(p.Left) != seats || !p.Sizes.Hand[1].Contains(p.Left[p.Seat]+p.handedTo()) {
+				t.Errorf("seed %d play %d: got cards left %v, want seat %d's within the %v the table saw", seed, p.No, p.Left, p.Seat, p.Sizes.Hand[1])
 			}
 			if p.GoodBet && p.Call == nil || p.Missed && (p.Call != nil || !p.Lie) {
 				t.Errorf("seed %d play %d: got good bet %v and missed %v for call %v on a lie %v", seed, p.No, p.GoodBet, p.Missed, p.Call, p.Lie)
@@ -164,6 +173,19 @@ func TestReviewRefusesAGameNotOver(t *testing.T) {
 	if err != nil || !r.Final.Ended {
 		t.Errorf("got %v and ended %v for a game the host ended, want a review of an ended game", err, r != nil && r.Final.Ended)
 	}
+}
+
+// handedTo is what the play's settling took back from the player: the pile
+// taken on a call lost, the cards handed over to it.
+func (p Play) handedTo() int {
+	n := 0
+	if p.Call != nil && p.Loser == p.Seat {
+		n -= p.Took
+	}
+	if p.HandOver != nil && p.HandOver.To == p.Seat {
+		n -= len(p.HandOver.Cards)
+	}
+	return n
 }
 
 func jsonOf(t testing.TB, v any) string {
