@@ -98,7 +98,9 @@ type queryCatcher struct {
 	queries []string
 }
 
-func (c *queryCatcher) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context { return ctx }
+func (c *queryCatcher) BeforeQuery(ctx context.Context, _ *bun.QueryEvent) context.Context {
+	return ctx
+}
 
 func (c *queryCatcher) AfterQuery(_ context.Context, e *bun.QueryEvent) {
 	c.mu.Lock()
