@@ -16,7 +16,7 @@ run:
 # raced above). make test runs the ones that pass; BROWSER_PENDING are those
 # that still fail or run out of time (issue 7 stays open until they pass):
 # make test-browser runs every one of them.
-BROWSER_PASSING = TestBrowser(RefusesForgedPosts|WholeGameClicks|WholeGameKeys|TableFitsANarrowPhone|WaitingRoomFillsLive|TablePageFirstLoad)$$
+BROWSER_PASSING = TestBrowser(RefusesForgedPosts|WholeGameClicks|WholeGameKeys|TableFitsANarrowPhone|WaitingRoomFillsLive|TablePageFirstLoad|ReviewSteps)$$
 BROWSER_PENDING = TestBrowserAccessibility, TestBrowserSelectionSurvivesPushes, TestBrowserTwoSeatsShareTheTableNotTheirCards, TestBrowserReloadKeepsTheSeatSpectatorSeesNoHand, TestBrowserTypedNameSurvivesPushes
 test:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /web/browser)
@@ -71,7 +71,7 @@ loadtest:
 # the waiting room, the table, a reveal, a hand-over and the result sheet, at
 # 390x844 and 1280x800, to docs/screens (make test never writes them).
 screenshots:
-	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots' -v ./web/browser
+	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots|TestBrowserReviewSteps' -v ./web/browser
 
 # Sums the table page's first-load transfer, gzipped, every asset included.
 transfer:

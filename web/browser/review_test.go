@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -103,9 +104,7 @@ func TestBrowserReviewSteps(t *testing.T) {
 		t.Errorf("the slider shows %s after the step, want %d", v, mid)
 	}
 	stepTo("the Next button", mid+1, func() { b.click("#rv-next") })
-	if os.Getenv("BULLSHIT_SCREENS") != "" {
-		_ = os.WriteFile("review-390x844.png", b.screenshot(), 0o644)
-	}
+	b.shoot("review-390x844.png")
 
 	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(320, 640, chromedp.EmulateScale(1), chromedp.EmulateMobile)); err != nil {
 		t.Fatal(err)
@@ -137,8 +136,17 @@ func TestBrowserReviewSteps(t *testing.T) {
 	if txt := b.text("#review-step"); !strings.Contains(txt, "took the pile") || handed && !strings.Contains(txt, "handed") {
 		t.Errorf("the called play %d (hand-over %v) reads %q, want who took the pile and the hand-over", called, handed, shorten(txt))
 	}
-	if os.Getenv("BULLSHIT_SCREENS") != "" {
-		_ = os.WriteFile("review-1280x800.png", b.screenshot(), 0o644)
+	b.shoot("review-1280x800.png")
+}
+
+// shoot writes a screenshot into the folder BULLSHIT_SCREENSHOTS names, if
+// it names one (make screenshots).
+func (b *browser) shoot(name string) {
+	b.t.Helper()
+	if dir := os.Getenv("BULLSHIT_SCREENSHOTS"); dir != "" {
+		if err := os.WriteFile(filepath.Join(dir, name), b.screenshot(), 0o644); err != nil {
+			b.t.Error(err)
+		}
 	}
 }
 
