@@ -155,18 +155,30 @@ func playModel(p review.Play, nm []string, sneaking bool) views.ReviewPlay {
 	case p.Shows:
 		m.Shows, m.ShowsSeen = "The counts looked like more went down than was claimed, though nothing was.", true
 	}
-	answers := slices.Clone(p.Passes)
-	if p.Call != nil {
-		answers = append(answers, *p.Call)
+	// Every answer in the order it came: the passes, the call, and the calls
+	// made within its grace that lost the shout to it.
+	type said struct {
+		review.Answer
+		did    string
+		called bool
 	}
-	slices.SortStableFunc(answers, func(a, b review.Answer) int { return int(a.After - b.After) })
+	var answers []said
+	for _, a := range p.Passes {
+		answers = append(answers, said{a, "let it go", false})
+	}
+	if p.Call != nil {
+		answers = append(answers, said{*p.Call, "called Bullshit!", true})
+	}
+	for _, a := range p.Also {
+		answers = append(answers, said{a, "called too", false})
+	}
+	slices.SortStableFunc(answers, func(a, b said) int { return int(a.After - b.After) })
 	for _, a := range answers {
-		called := p.Call != nil && a == *p.Call
-		did := "let it go"
-		if called {
-			did = "called Bullshit!"
+		after := "after " + secondsWords(a.After)
+		if a.did == "called too" {
+			after += ", within the grace, and lost the shout"
 		}
-		m.Answers = append(m.Answers, views.ReviewAnswer{Name: nm[a.Seat], Did: did, After: "after " + secondsWords(a.After), Called: called})
+		m.Answers = append(m.Answers, views.ReviewAnswer{Name: nm[a.Seat], Did: a.did, After: after, Called: a.called})
 	}
 	if len(m.Answers) == 0 {
 		m.Answers = []views.ReviewAnswer{{Name: "Nobody", Did: "answered before the window closed"}}

@@ -70,6 +70,9 @@ type Play struct {
 	Readings []Reading `json:"readings"`
 	Passes   []Answer  `json:"passes,omitempty"`
 	Call     *Answer   `json:"call,omitempty"`
+	// Also are the seats that called too, within the grace of the first
+	// call, and lost the shout to it.
+	Also []Answer `json:"also,omitempty"`
 	// Loser took the pile after a call (Took cards), or is -1.
 	Loser int `json:"loser"`
 	Took  int `json:"took,omitempty"`
@@ -217,6 +220,11 @@ func (r *Review) readLog(readings map[int][]Reading) {
 			}
 			a := answer(*e.Caller, at.Sub(p.At))
 			p.Call = &a
+			for _, seat := range e.Showdown.Together {
+				if t, ok := shouted[[2]int{e.No, seat}]; ok {
+					p.Also = append(p.Also, answer(seat, t.Sub(p.At)))
+				}
+			}
 			p.Loser, p.Took = e.Showdown.Loser, pile
 			left[p.Loser] += pile
 			pile = 0
