@@ -137,6 +137,22 @@ func TestBrowserReviewSteps(t *testing.T) {
 		t.Errorf("the called play %d (hand-over %v) reads %q, want who took the pile and the hand-over", called, handed, shorten(txt))
 	}
 	b.shoot("review-1280x800.png")
+
+	// The finished games on a narrow phone: the game is listed, the search
+	// finds it by its host's name in another case, and a name nobody has
+	// empties the list, each without a reload.
+	if err := chromedp.Do(b.ctx, chromedp.EmulateViewport(320, 640, chromedp.EmulateScale(1), chromedp.EmulateMobile)); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/games")
+	b.wait("the finished games", fmt.Sprintf(`document.querySelector('#game-%s a[href="/games/%s/review"]')`, id, id))
+	checkFits(t, b, "the finished games")
+	b.checkAxe("the finished games")
+	eval[bool](b, `(window.notReloaded = true)`)
+	b.fill("#games-player", "nobody")
+	b.wait("an empty search", `document.querySelector('#games-list .empty') && location.search === '?player=nobody'`)
+	b.fill("#games-player", "ADA")
+	b.wait("Ada's games", fmt.Sprintf(`document.querySelector('#game-%s') && location.search === '?player=ADA' && window.notReloaded`, id))
 }
 
 // shoot writes a screenshot into the folder BULLSHIT_SCREENSHOTS names, if
