@@ -60,7 +60,9 @@ func (h *Handler) gamesPage(c echo.Context) error {
 	if more {
 		p.Next = gamesURL(player, page+1)
 	}
-	if c.Request().Header.Get("HX-Request") == "true" {
+	// htmx asks for the list alone, except when it restores a page of its
+	// history that it no longer holds: that needs the whole page.
+	if hx := c.Request().Header; hx.Get("HX-Request") == "true" && hx.Get("HX-History-Restore-Request") != "true" {
 		return render(c, http.StatusOK, views.GamesList(p))
 	}
 	return render(c, http.StatusOK, views.GamesView(p))

@@ -218,6 +218,12 @@ func TestGamesListSearches(t *testing.T) {
 	if p := b.htmx(http.MethodGet, "/games", url.Values{"player": {"Ada"}}); strings.Contains(p.body, "<html") || byID(p.doc, "games-list") == nil {
 		t.Errorf("to htmx the search answers the whole page, want the list alone")
 	}
+	req, _ := http.NewRequest(http.MethodGet, s.srv.URL+"/games?player=Ada", nil)
+	req.Header.Set("HX-Request", "true")
+	req.Header.Set("HX-History-Restore-Request", "true")
+	if p := b.do(req); !strings.Contains(p.body, "<html") || len(listed(p)) != 3 {
+		t.Errorf("restoring the page from htmx's history: got %d games, want the whole page", len(listed(p)))
+	}
 	if p := b.get("/games?player=Nobody"); len(listed(p)) != 0 || !strings.Contains(text(byID(p.doc, "games-list")), "Nobody") {
 		t.Errorf("a name nobody has: got %v", listed(p))
 	}
