@@ -29,7 +29,7 @@ func reviewModel(id string, rec live.Record, rv *review.Review, step int) views.
 		if r, ok := ratings[row.Seat]; ok {
 			if r.Rated {
 				p.Rated = true
-				line.Rating = fmt.Sprintf("%.0f → %.0f (%+.0f)", r.Before, r.After, r.After-r.Before)
+				line.Rating = fmt.Sprintf("%.0f → %.0f (%+.1f)", r.Before, r.After, r.After-r.Before)
 			} else {
 				line.Rating = "not rated"
 			}
@@ -56,6 +56,7 @@ func headline(g live.Summary, nm []string, plays int) string {
 	return "Over after " + nOf(plays, "play")
 }
 
+// nOf counts a word: "1 play", "42 plays".
 func nOf(n int, word string) string {
 	if n == 1 {
 		return "1 " + word

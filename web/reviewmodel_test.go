@@ -116,3 +116,25 @@ func TestReviewNames(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestReviewModelRatings: a rated seat's change is on the result, an
+// account's unrated seat says so, and a guest's has nothing.
+func TestReviewModelRatings(t *testing.T) {
+	rec := live.Record{Game: live.Summary{ID: "g", Status: live.StatusFinished, Options: engine.Standard(3),
+		Seats:  []live.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Ben"}, {Seat: 2, Name: "Cy"}},
+		Result: []engine.Place{{Seat: 1, Place: 1}, {Seat: 0, Place: 2, Left: 3}, {Seat: 2, Place: 3, Left: 5}}},
+		Ratings: []live.RatingChange{{Seat: 0, Rated: true, Before: 1500, After: 1497.6}, {Seat: 1, Before: 1600, After: 1600}}}
+	rv := &review.Review{Dealt: make([][]engine.Card, 3), Seats: []review.SeatStats{{Seat: 0}, {Seat: 1}, {Seat: 2}}}
+	for _, p := range rec.Game.Result {
+		rv.Final.Result = append(rv.Final.Result, engine.ResultRow{Place: p})
+	}
+	p := reviewModel("g", rec, rv, 0)
+	got := []string{p.Headline}
+	for _, r := range p.Result {
+		got = append(got, strconv.Itoa(r.Place)+" "+r.Name+" "+r.Rating)
+	}
+	want := []string{"Ben won in 0 plays", "1 Ben not rated", "2 Ada 1500 → 1498 (-2.4)", "3 Cy "}
+	if !p.Rated || strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q (rated %v), want %q", got, p.Rated, want)
+	}
+}
