@@ -34,7 +34,15 @@ func (s *Store) SearchGames(ctx context.Context, gq GameQuery) ([]Listed, bool, 
 	)
 	err := s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
 		q := tx.NewSelect().Model(&rows).OrderExpr("g.created_at DESC, g.id DESC")
-		if gq.Status != "" {
+		switch {
+		case gq.Status != "" && gq.Player != "" && s.dialect == SQLite:
+			// A player's games are found from the seats' index and sorted:
+			// as many rows as the player has games. Left to itself SQLite
+			// walks every game of the status newest first, checking each,
+			// which reads them all for a player with few. The unary plus
+			// keeps it off the status index.
+			q = q.Where("+g.status = ?", gq.Status)
+		case gq.Status != "":
 			q = q.Where("g.status = ?", gq.Status)
 		}
 		if gq.Player != "" {
