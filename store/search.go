@@ -33,28 +33,42 @@ func (s *Store) SearchGames(ctx context.Context, gq GameQuery) ([]Listed, bool, 
 		more    bool
 	)
 	err := s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
-		q := tx.NewSelect().Model(&rows).OrderExpr("g.created_at DESC, g.id DESC")
-		switch {
-		case gq.Status != "" && gq.Player != "" && s.dialect == SQLite:
-			// A player's games are found from the seats' index and sorted:
-			// as many rows as the player has games. Left to itself SQLite
-			// walks every game of the status newest first, checking each,
-			// which reads them all for a player with few. The unary plus
-			// keeps it off the status index.
-			q = q.Where("+g.status = ?", gq.Status)
-		case gq.Status != "":
-			q = q.Where("g.status = ?", gq.Status)
+		const newestFirst = "g.created_at DESC, g.id DESC"
+		// pageOf limits a query to the page, and one game more to learn
+		// whether another page follows.
+		pageOf := func(q *bun.SelectQuery) *bun.SelectQuery {
+			if gq.Limit > 0 {
+				q = q.Limit(int64(gq.Limit + 1))
+			}
+			if gq.Offset > 0 {
+				q = q.Offset(int64(gq.Offset))
+			}
+			return q
 		}
-		if gq.Player != "" {
+		q := tx.NewSelect().Model(&rows).OrderExpr(newestFirst)
+		if gq.Player == "" {
+			// The status's index is read in order, up to the page's end.
+			if gq.Status != "" {
+				q = q.Where("g.status = ?", gq.Status)
+			}
+			q = pageOf(q)
+		} else {
+			// A player's games are found through the seats' index, and
+			// sorted by their times and ids alone: only the page's games
+			// are read whole.
 			named := tx.NewSelect().Table("seats").Column("game_id").Where("lower(name) = lower(?)", gq.Player)
-			q = q.Where("g.id IN (?)", named)
-		}
-		if gq.Limit > 0 {
-			// One more than the page, to learn whether another follows.
-			q = q.Limit(int64(gq.Limit + 1))
-		}
-		if gq.Offset > 0 {
-			q = q.Offset(int64(gq.Offset))
+			ids := tx.NewSelect().TableExpr("games AS g").Column("g.id").Where("g.id IN (?)", named).OrderExpr(newestFirst)
+			switch {
+			case gq.Status != "" && s.dialect == SQLite:
+				// Left to itself SQLite walks every game of the status
+				// newest first, checking each against the player's, which
+				// reads them all for a player with few games. The unary
+				// plus keeps it off the status's index.
+				ids = ids.Where("+g.status = ?", gq.Status)
+			case gq.Status != "":
+				ids = ids.Where("g.status = ?", gq.Status)
+			}
+			q = q.Where("g.id IN (?)", pageOf(ids))
 		}
 		if err := q.Scan(ctx); err != nil {
 			return err
