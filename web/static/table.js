@@ -56,11 +56,13 @@
   // the clock, the sweep) as far on as the event came late, so every page
   // plays a reveal at the same moment whatever its own delays.
   function catchUp() {
+    var now = document.timeline && document.timeline.currentTime;
     document.querySelectorAll('[data-keep-anim]').forEach(function (el) {
       if (!el.id || started[el.id]) return;
       started[el.id] = true;
-      if (late > 0 && el.getAnimations) {
-        el.getAnimations({ subtree: true }).forEach(function (a) { a.currentTime = (a.currentTime || 0) + late; });
+      // Pinned to now, not to whenever a busy page first paints them.
+      if (now != null && el.getAnimations) {
+        el.getAnimations({ subtree: true }).forEach(function (a) { a.startTime = now - late; });
       }
     });
   }
