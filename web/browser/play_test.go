@@ -298,7 +298,16 @@ func (p *person) awaitChange(before engine.View) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	p.b.t.Logf("the %v move at play %d changed nothing within 2 s; the status line says %q", before.Can, before.Plays, p.b.statusLine())
+	answer := "no answer recorded"
+	all := p.b.everything()
+	for i := len(all) - 1; i >= 0; i-- {
+		if r := all[i]; r.kind == "body" && strings.Contains(r.url, "/games/"+p.game+"/") && !strings.Contains(r.url, "/hint") {
+			answer = r.url + ": " + around(r.data, `id="status"`)
+			break
+		}
+	}
+	p.b.t.Logf("the %v move at play %d changed nothing within 2 s; the status line says %q; the last answer: %s",
+		before.Can, before.Plays, p.b.statusLine(), answer)
 }
 
 // act notes a move that couldn't be made: the page took its button away (the
