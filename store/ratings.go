@@ -132,10 +132,20 @@ type Ranked struct {
 	Bot  bool   `bun:"bot"`
 }
 
+// Who picks the accounts a leaderboard lists.
+type Who int
+
+// The leaderboard's filters.
+const (
+	Everyone Who = iota
+	People       // accounts not marked as bots
+	Programs     // accounts marked as bots: the rated programs
+)
+
 // LeaderboardQuery selects the leaderboard's lines.
 type LeaderboardQuery struct {
-	// Bots: programs' accounts, or people's.
-	Bots bool
+	// Who: everyone, people's accounts or programs'.
+	Who Who
 	// MaxDeviation leaves out ratings less certain than it (the
 	// provisional ones); zero keeps every rating.
 	MaxDeviation float64
@@ -151,9 +161,14 @@ func (s *Store) Leaderboard(ctx context.Context, q LeaderboardQuery) ([]Ranked, 
 		TableExpr("ratings AS r").
 		Join("JOIN accounts AS acc ON acc.id = r.player_id").
 		ColumnExpr("r.player_id, r.rating, r.deviation, r.volatility, r.games, r.rated_at, acc.name, acc.bot").
-		Where("acc.bot = ?", q.Bots).
 		OrderExpr("r.rating DESC, r.player_id").
 		Limit(int64(q.Limit)).Offset(int64(q.Offset))
+	switch q.Who {
+	case People:
+		sel = sel.Where("acc.bot = ?", false)
+	case Programs:
+		sel = sel.Where("acc.bot = ?", true)
+	}
 	if q.MaxDeviation > 0 {
 		sel = sel.Where("r.deviation <= ?", q.MaxDeviation)
 	}

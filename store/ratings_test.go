@@ -109,10 +109,12 @@ func TestLeaderboard(t *testing.T) {
 			q    LeaderboardQuery
 			want []string
 		}{
-			{LeaderboardQuery{Limit: 10}, []string{"p4", "p3", "p1", "p0"}},
-			{LeaderboardQuery{Limit: 10, MaxDeviation: 110}, []string{"p4", "p0"}},
-			{LeaderboardQuery{Limit: 1, Offset: 1}, []string{"p3"}},
-			{LeaderboardQuery{Bots: true, Limit: 10}, []string{"p5", "p2"}},
+			{LeaderboardQuery{Who: People, Limit: 10}, []string{"p4", "p3", "p1", "p0"}},
+			{LeaderboardQuery{Who: People, Limit: 10, MaxDeviation: 110}, []string{"p4", "p0"}},
+			{LeaderboardQuery{Who: People, Limit: 1, Offset: 1}, []string{"p3"}},
+			{LeaderboardQuery{Who: Programs, Limit: 10}, []string{"p5", "p2"}},
+			{LeaderboardQuery{Limit: 10}, []string{"p5", "p4", "p3", "p2", "p1", "p0"}},
+			{LeaderboardQuery{Limit: 2, Offset: 4}, []string{"p1", "p0"}},
 		}
 		for _, tt := range tests {
 			got, err := s.Leaderboard(ctx, tt.q)
