@@ -153,13 +153,17 @@ type LeaderboardQuery struct {
 	Offset       int
 }
 
-// Leaderboard lists accounts by rating, best first, in one query (the
-// ratings' rating index gives the order).
+// Leaderboard lists accounts by rating, best first, in one query: it walks
+// the ratings_rank index and stops at the page's end. The join is written
+// as a CROSS JOIN because SQLite then keeps ratings as the outer loop;
+// otherwise, filtered by accounts.bot, it scans every account and sorts
+// them all (PostgreSQL plans it as any inner join).
 func (s *Store) Leaderboard(ctx context.Context, q LeaderboardQuery) ([]Ranked, error) {
 	var out []Ranked
 	sel := s.db.NewSelect().
 		TableExpr("ratings AS r").
-		Join("JOIN accounts AS acc ON acc.id = r.player_id").
+		Join("CROSS JOIN accounts AS acc").
+		Where("acc.id = r.player_id").
 		ColumnExpr("r.player_id, r.rating, r.deviation, r.volatility, r.games, r.rated_at, acc.name, acc.bot").
 		OrderExpr("r.rating DESC, r.player_id").
 		Limit(int64(q.Limit)).Offset(int64(q.Offset))
