@@ -14,6 +14,7 @@ import (
 type Standings interface {
 	AccountByName(ctx context.Context, nameKey string) (*store.Account, error)
 	Leaderboard(ctx context.Context, q store.LeaderboardQuery) ([]store.Ranked, error)
+	LeaderboardCount(ctx context.Context, q store.LeaderboardQuery) (int, error)
 	Ratings(ctx context.Context, players []int64) (map[int64]store.Rating, error)
 	Totals(ctx context.Context, player int64) (store.PlayerTotals, error)
 	Places(ctx context.Context, player int64) ([]store.PlaceCount, error)
@@ -52,8 +53,9 @@ type Standing struct {
 	Bot       bool    `json:"bot"`
 	Rating    float64 `json:"rating"`
 	Deviation float64 `json:"deviation"`
-	// Provisional: the deviation, grown with the time since the last rated
-	// game, is above glicko.ProvisionalAbove.
+	// Rating and Deviation are as at the last rated game. Provisional: the
+	// deviation is above glicko.ProvisionalAbove; such lines come after
+	// every settled one.
 	Provisional bool      `json:"provisional"`
 	Games       int       `json:"games"`
 	RatedAt     time.Time `json:"rated_at"`
@@ -91,18 +93,42 @@ func (s *Service) Leaderboard(ctx context.Context, show string, page, size int) 
 		return Leaderboard{}, refuse(CodeInvalid, "There aren't that many pages.")
 	}
 	offset := (page - 1) * size
-	rows, err := s.st.Leaderboard(ctx, store.LeaderboardQuery{Who: who, Limit: size + 1, Offset: offset})
+	rows, err := s.leaders(ctx, who, offset, size+1)
 	if err != nil {
 		return Leaderboard{}, err
 	}
 	b := Leaderboard{Show: show, Page: page, PerPage: size, Lines: []Standing{}, More: len(rows) > size}
-	now := s.now()
 	for i, r := range rows[:min(len(rows), size)] {
-		rt := s.aged(r.Rating, now)
-		b.Lines = append(b.Lines, Standing{Rank: offset + i + 1, Name: r.Name, Bot: r.Bot, Rating: rt.R,
-			Deviation: rt.Deviation, Provisional: rt.Provisional(), Games: r.Games, RatedAt: r.RatedAt})
+		b.Lines = append(b.Lines, Standing{Rank: offset + i + 1, Name: r.Name, Bot: r.Bot, Rating: r.Rating.Rating,
+			Deviation: r.Deviation, Provisional: r.Deviation > glicko.ProvisionalAbove, Games: r.Games, RatedAt: r.RatedAt})
 	}
 	return b, nil
+}
+
+// leaders reads limit lines from offset of the leaderboard: the settled
+// ratings by rating, then the provisional ones by rating, so an uncertain
+// rating is kept off the top however high it is. The leaderboard goes by
+// the deviation as stored at the last rated game (the player page shows it
+// grown since). Each part is read off the ratings_rank index; only a page
+// that begins past the settled ratings counts them.
+func (s *Service) leaders(ctx context.Context, who store.Who, offset, limit int) ([]store.Ranked, error) {
+	settled := store.LeaderboardQuery{Who: who, MaxDeviation: glicko.ProvisionalAbove, Limit: limit, Offset: offset}
+	rows, err := s.st.Leaderboard(ctx, settled)
+	if err != nil || len(rows) == limit {
+		return rows, err
+	}
+	n := offset + len(rows) // the settled lines, when this page has some
+	if len(rows) == 0 {
+		if n, err = s.st.LeaderboardCount(ctx, settled); err != nil {
+			return nil, err
+		}
+	}
+	provisional := store.LeaderboardQuery{Who: who, MinDeviation: glicko.ProvisionalAbove, Limit: limit - len(rows), Offset: max(0, offset-n)}
+	more, err := s.st.Leaderboard(ctx, provisional)
+	if err != nil {
+		return nil, err
+	}
+	return append(rows, more...), nil
 }
 
 // maxPage keeps an offset within reason: no leaderboard is that long, and

@@ -20,9 +20,12 @@ func TestLeaderboard(t *testing.T) {
 	}{
 		{"Ann", false, 1600, 60, 0},
 		{"Robo", true, 1550, 60, 0},
-		// Settled once, but away long enough to be provisional again.
-		{"Cy", false, 1700, 60, 400 * 24 * time.Hour},
+		// Rated highest, but not settled: below every settled rating.
+		{"Cy", false, 1700, 200, 400 * 24 * time.Hour},
 		{"Di", false, 1400, 200, 0},
+		// Settled at her last game, long ago: settled on the leaderboard,
+		// which goes by the last game, provisional on her page.
+		{"Eve", false, 1300, 60, 400 * 24 * time.Hour},
 	}
 	var rows []store.Rating
 	for _, r := range ratings {
@@ -44,12 +47,15 @@ func TestLeaderboard(t *testing.T) {
 		want       string
 		more       bool
 	}{
-		{"", 1, 0, "[1 Cy? 2 Ann 3 Robo(bot) 4 Di?]", false},
-		{"people", 1, 0, "[1 Cy? 2 Ann 3 Di?]", false},
+		{"", 1, 0, "[1 Ann 2 Robo(bot) 3 Eve 4 Cy? 5 Di?]", false},
+		{"people", 1, 0, "[1 Ann 2 Eve 3 Cy? 4 Di?]", false},
 		{"programs", 1, 0, "[1 Robo(bot)]", false},
-		{"all", 2, 1, "[2 Ann]", true},
-		{"all", 4, 1, "[4 Di?]", false},
-		{"all", 5, 1, "[]", false},
+		{"all", 2, 1, "[2 Robo(bot)]", true},
+		{"all", 1, 4, "[1 Ann 2 Robo(bot) 3 Eve 4 Cy?]", true},
+		{"all", 2, 4, "[5 Di?]", false},
+		{"all", 4, 1, "[4 Cy?]", true},
+		{"all", 5, 1, "[5 Di?]", false},
+		{"all", 6, 1, "[]", false},
 	}
 	for _, tt := range tests {
 		b, err := f.svc.Leaderboard(f.ctx, tt.show, tt.page, tt.size)
@@ -71,8 +77,10 @@ func TestLeaderboard(t *testing.T) {
 			t.Errorf("%q page %d of %d: got %v more %v, want %v more %v", tt.show, tt.page, tt.size, got, b.More, tt.want, tt.more)
 		}
 	}
-	if b, _ := f.svc.Leaderboard(f.ctx, "all", 1, 0); b.Lines[0].Deviation <= 60 {
-		t.Errorf("Cy's deviation after 400 days away: got %v, want grown past 60", b.Lines[0].Deviation)
+	eve, err := f.svc.Profile(f.ctx, "Eve")
+	if err != nil || eve.Deviation <= 60 || !eve.Provisional || eve.Rating != 1300 {
+		t.Errorf("Eve's page after 400 days away: got %v ± %v provisional %v (%v), want 1300, the deviation grown, provisional",
+			eve.Rating, eve.Deviation, eve.Provisional, err)
 	}
 	for _, bad := range []struct {
 		show       string

@@ -147,8 +147,10 @@ type LeaderboardQuery struct {
 	// Who: everyone, people's accounts or programs'.
 	Who Who
 	// MaxDeviation leaves out ratings less certain than it (the
-	// provisional ones); zero keeps every rating.
+	// provisional ones), MinDeviation those as certain as it or more (the
+	// settled ones); zero keeps every rating.
 	MaxDeviation float64
+	MinDeviation float64
 	Limit        int
 	Offset       int
 }
@@ -167,6 +169,18 @@ func (s *Store) Leaderboard(ctx context.Context, q LeaderboardQuery) ([]Ranked, 
 		ColumnExpr("r.player_id, r.rating, r.deviation, r.volatility, r.games, r.rated_at, acc.name, acc.bot").
 		OrderExpr("r.rating DESC, r.player_id").
 		Limit(int64(q.Limit)).Offset(int64(q.Offset))
+	sel = q.filter(sel)
+	if err := sel.Scan(ctx, &out); err != nil {
+		return nil, fmt.Errorf("read the leaderboard: %w", err)
+	}
+	for i := range out {
+		out[i].RatedAt = utc(out[i].RatedAt)
+	}
+	return out, nil
+}
+
+// filter adds the query's conditions on the account and the deviation.
+func (q LeaderboardQuery) filter(sel *bun.SelectQuery) *bun.SelectQuery {
 	switch q.Who {
 	case People:
 		sel = sel.Where("acc.bot = ?", false)
@@ -176,13 +190,23 @@ func (s *Store) Leaderboard(ctx context.Context, q LeaderboardQuery) ([]Ranked, 
 	if q.MaxDeviation > 0 {
 		sel = sel.Where("r.deviation <= ?", q.MaxDeviation)
 	}
-	if err := sel.Scan(ctx, &out); err != nil {
-		return nil, fmt.Errorf("read the leaderboard: %w", err)
+	if q.MinDeviation > 0 {
+		sel = sel.Where("r.deviation > ?", q.MinDeviation)
 	}
-	for i := range out {
-		out[i].RatedAt = utc(out[i].RatedAt)
+	return sel
+}
+
+// LeaderboardCount counts the leaderboard's lines, Limit and Offset aside.
+func (s *Store) LeaderboardCount(ctx context.Context, q LeaderboardQuery) (int, error) {
+	sel := s.db.NewSelect().
+		TableExpr("ratings AS r").
+		Join("CROSS JOIN accounts AS acc").
+		Where("acc.id = r.player_id")
+	n, err := q.filter(sel).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count the leaderboard: %w", err)
 	}
-	return out, nil
+	return int(n), nil
 }
 
 // PlayerGames reads an account's games, newest first; limit 0 reads all.
