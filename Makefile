@@ -16,7 +16,7 @@ run:
 # raced above). make test runs the ones that pass; BROWSER_PENDING are those
 # that still fail or run out of time (issue 7 stays open until they pass):
 # make test-browser runs every one of them.
-BROWSER_PASSING = TestBrowser(RefusesForgedPosts|WholeGameClicks|WholeGameKeys|TableFitsANarrowPhone|WaitingRoomFillsLive|TablePageFirstLoad)$$
+BROWSER_PASSING = TestBrowser(RefusesForgedPosts|WholeGameClicks|WholeGameKeys|TableFitsANarrowPhone|WaitingRoomFillsLive|TablePageFirstLoad|RatedGameFromSignUp)$$
 BROWSER_PENDING = TestBrowserAccessibility, TestBrowserSelectionSurvivesPushes, TestBrowserTwoSeatsShareTheTableNotTheirCards, TestBrowserReloadKeepsTheSeatSpectatorSeesNoHand, TestBrowserTypedNameSurvivesPushes
 test:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /web/browser)
