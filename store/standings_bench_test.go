@@ -268,10 +268,13 @@ func BenchmarkStandings(b *testing.B) {
 				name string
 				q    LeaderboardQuery
 			}{
-				{"leaderboard/all/page1", LeaderboardQuery{Limit: 51}},
-				{"leaderboard/people/page1", LeaderboardQuery{Who: People, Limit: 51}},
-				{"leaderboard/programs/page1", LeaderboardQuery{Who: Programs, Limit: 51}},
-				{"leaderboard/all/page100", LeaderboardQuery{Limit: 51, Offset: 99 * 50}},
+				// The settled ratings, as players.Service reads a page.
+				{"leaderboard/all/page1", LeaderboardQuery{MaxDeviation: 110, Limit: 51}},
+				{"leaderboard/people/page1", LeaderboardQuery{Who: People, MaxDeviation: 110, Limit: 51}},
+				{"leaderboard/programs/page1", LeaderboardQuery{Who: Programs, MaxDeviation: 110, Limit: 51}},
+				{"leaderboard/all/page100", LeaderboardQuery{MaxDeviation: 110, Limit: 51, Offset: 99 * 50}},
+				// The provisional ones after them.
+				{"leaderboard/provisional/page1", LeaderboardQuery{MinDeviation: 110, Limit: 51}},
 			}
 			for _, bq := range boards {
 				explain(b, s, c, bq.name, func() error { _, err := s.Leaderboard(ctx, bq.q); return err })
@@ -283,6 +286,20 @@ func BenchmarkStandings(b *testing.B) {
 					}
 				})
 			}
+			settled := LeaderboardQuery{MaxDeviation: 110}
+			n, err := s.LeaderboardCount(ctx, settled)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Logf("%d settled ratings of %d players", n, benchPlayers)
+			explain(b, s, c, "leaderboard/count", func() error { _, err := s.LeaderboardCount(ctx, settled); return err })
+			b.Run("leaderboard/count", func(b *testing.B) {
+				for b.Loop() {
+					if _, err := s.LeaderboardCount(ctx, settled); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 			for _, p := range []struct{ what, name string }{{"player/busiest", heavy}, {"player/typical", typical}} {
 				explain(b, s, c, p.what, func() error { return playerPage(ctx, s, p.name) })
 				b.Run(p.what, func(b *testing.B) {
