@@ -104,9 +104,9 @@ func change(before, after float64) string {
 
 // The rating chart's size, in its own units.
 const (
-	chartW, chartH         = 600, 240
-	chartLeft, chartRight  = 52, 588
-	chartTop, chartBottom  = 12, 212
+	chartW, chartH         = 600, 250
+	chartLeft, chartRight  = 64, 584
+	chartTop, chartBottom  = 12, 214
 	chartStep              = 50.0 // the rating between grid lines, at least
 	chartMaxTicks          = 6
 	chartDateTicks         = 4
