@@ -9,20 +9,17 @@ run:
 	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
 
 # The race detector slows the engine's property tests tenfold, so they play
-# fewer games under it; the second line plays them at full size without it.
+# fewer games under it; the last line plays them at full size without it.
 # The browser tests (web/browser) play whole games in Chromium against the
 # server in the test, timed by its clock: they run without the race detector,
 # which slows the server tenfold under them (the server's own packages are
-# raced above). make test runs the ones that pass; BROWSER_PENDING are those
-# that still fail or run out of time (issue 7 stays open until they pass):
-# make test-browser runs every one of them.
-BROWSER_PASSING = TestBrowser(RefusesForgedPosts|WholeGameClicks|WholeGameKeys|TableFitsANarrowPhone|WaitingRoomFillsLive|TablePageFirstLoad|RatedGameFromSignUp)$$
-BROWSER_PENDING = TestBrowserAccessibility, TestBrowserSelectionSurvivesPushes, TestBrowserTwoSeatsShareTheTableNotTheirCards, TestBrowserReloadKeepsTheSeatSpectatorSeesNoHand, TestBrowserTypedNameSurvivesPushes
+# raced on the first line).
 test:
 	$(GO) test -race -count=1 $$($(GO) list ./... | grep -v /web/browser)
-	$(GO) test -count=1 -timeout 20m -run '$(BROWSER_PASSING)' ./web/browser
+	$(GO) test -count=1 -timeout 30m ./web/browser
 	$(GO) test -count=1 -run 'TestRandomGamesKeepInvariants|TestViewKeepsSecrets' ./engine
 
+# The browser tests alone, naming each as it runs.
 test-browser:
 	$(GO) test -count=1 -timeout 40m -v ./web/browser
 
@@ -71,7 +68,7 @@ loadtest:
 # the waiting room, the table, a reveal, a hand-over and the result sheet, at
 # 390x844 and 1280x800, to docs/screens (make test never writes them).
 screenshots:
-	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots' -v ./web/browser
+	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots|TestBrowserReviewSteps' -v ./web/browser
 
 # Sums the table page's first-load transfer, gzipped, every asset included.
 transfer:

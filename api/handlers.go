@@ -14,6 +14,8 @@ import (
 // GameList is the body of the list of games.
 type GameList struct {
 	Games []live.Summary `json:"games"`
+	// More says a further page follows (at the offset plus the limit).
+	More bool `json:"more,omitempty"`
 }
 
 // SeatList is the body of a game's seats.
@@ -70,14 +72,19 @@ func (s *Server) list(c echo.Context) error {
 		}
 		limit = n
 	}
-	games, err := s.games.List(c.Request().Context(), status, limit)
+	q, err := searchQuery(c)
+	if err != nil {
+		return err
+	}
+	q.Status, q.Limit = status, limit
+	games, more, err := s.games.Search(c.Request().Context(), q)
 	if err != nil {
 		return err
 	}
 	if games == nil {
 		games = []live.Summary{}
 	}
-	return c.JSON(http.StatusOK, GameList{Games: games})
+	return c.JSON(http.StatusOK, GameList{Games: games, More: more})
 }
 
 func (s *Server) get(c echo.Context) error {

@@ -24,6 +24,7 @@ import (
 type Games interface {
 	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
 	List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error)
+	Search(ctx context.Context, q live.Query) ([]live.Summary, bool, error)
 	Get(ctx context.Context, id string) (live.Summary, error)
 	Join(ctx context.Context, id, name string, player int64) (live.Joined, error)
 	Authenticate(ctx context.Context, id, token string) (seat int, err error)

@@ -32,6 +32,7 @@ type storage interface {
 	Game(ctx context.Context, id string) (*store.Game, []store.Seat, error)
 	Games(ctx context.Context, status string, limit int) ([]store.Game, error)
 	ListGames(ctx context.Context, status string, limit int) ([]store.Listed, error)
+	SearchGames(ctx context.Context, q store.GameQuery) ([]store.Listed, bool, error)
 	SaveSeat(ctx context.Context, seat store.Seat) error
 	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
 	AppendAction(ctx context.Context, a store.Action) error

@@ -18,13 +18,13 @@ func TestSeats(t *testing.T) {
 	}
 	away := []SeatCell{{Seat: 1, Name: "Cy", Kind: "person", Count: "4", Away: true, Covered: true}, {Seat: 2, Name: "Di", Kind: "person", Count: "0", Bubble: "Out!"}}
 	runCases(t, []componentCase{
-		{"counts, turn and bubble", Seats(three, false), []check{
-			count(".seat", 3), attrIs(".seat", "data-seat", "1"), says(".seat", "9-10"), present(".turn"),
+		{"counts, turn and bubble", Seats(three, false, false), []check{
+			count(".seat", 3), attrIs(".seat", "data-seat", "1"), says(".seat", "9-10"), present(".seat[data-turn]"),
 			says(".bubble-call", "Bullshit!"), says(".seat-style", "medium"),
-			says(".count-before", "3"), says(".count-after", "5"), present(".you"), absent(".horseshoe"),
+			says(".count-before", "3"), says(".count-after", "5"), present(".seat[data-you]"), absent(".horseshoe"),
 		}},
-		{"away and out", Seats(away, true), []check{
-			present(".horseshoe"), present(".away"), says(".mark", "away"), says(".bubble-out", "Out!"), absent(".count-before"),
+		{"away and out", Seats(away, true, false), []check{
+			present(".horseshoe"), present(".seat[data-away]"), says(".mark", "away"), says(".bubble-out", "Out!"), absent(".count-before"),
 		}},
 	})
 }
@@ -33,15 +33,15 @@ func TestMiddle(t *testing.T) {
 	runCases(t, []componentCase{
 		{"a claim with a clock", MiddleView(Middle{RankCode: "K", Rank: "kings", Pile: "Pile · 7-10 cards", Claim: "Ada claims 2 kings",
 			Sizes: "Ada's hand 9-10 → 7 · pile 4-6 → 7-10", Doubt: "Can't be true: you hold 3 of the 4 kings.",
-			Clock: Clock{Key: "3-call", Total: 6, Left: 4, Label: "Time to call", SayAt: 2}}), []check{
+			Clock: Clock{Key: "3-call", Total: 6, Left: 4, Label: "Time to call", SayAt: 2}}, false), []check{
 			says("#rank", "K"), says("#pile", "Pile · 7-10 cards"), says("#claim-line", "Ada claims 2 kings"),
 			says("#sizes", "Ada's hand 9-10 → 7 · pile 4-6 → 7-10"), says("#doubt", "Can't be true"),
 			present("#clock-3-call"), attrIs(".clock-bar", "data-say-at", "2.00"), attrIs("#claim-line", "aria-live", "polite"),
 		}},
-		{"no play yet", MiddleView(Middle{RankCode: "A", Rank: "aces", Pile: "Pile · empty"}), []check{
+		{"no play yet", MiddleView(Middle{RankCode: "A", Rank: "aces", Pile: "Pile · empty"}, false), []check{
 			present("#clock"), absent(".clock-bar"), says("#pile", "empty"),
 		}},
-		{"the pile held still until the sweep", MiddleView(Middle{RankCode: "2", Rank: "2s", Pile: "Pile · empty", PileBefore: "Pile · 4-6 cards", Sweep: 2}), []check{
+		{"the pile held still until the sweep", MiddleView(Middle{RankCode: "2", Rank: "2s", Pile: "Pile · empty", PileBefore: "Pile · 4-6 cards", Sweep: 2}, false), []check{
 			says(".count-before", "4-6"), says(".count-after", "empty"), flag(".count-swap", "data-keep-anim", true),
 		}},
 	})
@@ -51,18 +51,18 @@ func TestHand(t *testing.T) {
 	picked := cards("KS", "KH", "2C")
 	picked[0].Picked, picked[0].Lit = true, true
 	runCases(t, []componentCase{
-		{"my turn, picks checked on a page", HandView(Hand{Game: "g", No: 4, Cards: picked, PickKey: "play-4", Selectable: true, CheckPicks: true}), []check{
+		{"my turn, picks checked on a page", HandView(Hand{Game: "g", Cards: picked, PickKey: "play-4", Selectable: true, CheckPicks: true}, false), []check{
 			count("input[name=card]", 3), count(".card", 3), attrIs("form", "id", "hand"), attrIs("#hand", "data-pick-key", "play-4"),
-			attrIs("input[name=no]", "value", "4"), flag("[data-pick]", "checked", true), count("[checked]", 1), count("[disabled]", 0),
-			present(".lit"), attrIs("#hand", "hx-get", "/games/g/hint"),
+			absent("input[name=no]"), flag("[data-pick]", "checked", true), count("[checked]", 1), count("[disabled]", 0),
+			present("#hand .card[data-lit]"), attrIs("#hand", "hx-get", "/games/g/hint"),
 		}},
-		{"a push leaves checking to the browser", HandView(Hand{Game: "g", Cards: picked, PickKey: "play-4", Selectable: true}), []check{
+		{"a push leaves checking to the browser", HandView(Hand{Game: "g", Cards: picked, PickKey: "play-4", Selectable: true}, false), []check{
 			count("[data-pick]", 1), count("[checked]", 0),
 		}},
-		{"not my turn", HandView(Hand{Game: "g", Cards: cards("AS", "3D")}), []check{
+		{"not my turn", HandView(Hand{Game: "g", Cards: cards("AS", "3D")}, false), []check{
 			count("[disabled]", 2), absent(".selectable"),
 		}},
-		{"a spectator", HandView(Hand{Game: "g", Spectator: true, Empty: "You're watching: the hands stay hidden."}), []check{
+		{"a spectator", HandView(Hand{Game: "g", Spectator: true, Empty: "You're watching: the hands stay hidden."}, false), []check{
 			count(".card", 0), says(".empty", "watching"),
 		}},
 	})
@@ -72,24 +72,24 @@ func TestDock(t *testing.T) {
 	claim := &Move{ID: "claim", Label: "Claim 2 kings", Key: "C", Action: "play"}
 	runCases(t, []componentCase{
 		{"my turn", DockView(Dock{Game: "g", No: 3, Status: "Your turn: claim kings.", Left: &Move{ID: "sort", Label: "Sort", Key: "O"}, Right: claim,
-			Sneak: &Sneak{Max: 2}}, "claim"), []check{
-			says("#status", "Your turn"), attrIs("#status", "aria-live", "polite"), says("#claim", "Claim 2 kings"), says("#claim kbd", "C"),
+			Sneak: &Sneak{Max: 2}}, "claim", false), []check{
+			says("#status", "Your turn"), attrIs("#dock", "data-no", "3"), attrIs("#status", "aria-live", "polite"), says("#claim", "Claim 2 kings"), says("#claim kbd", "C"),
 			attrIs("#claim", "hx-post", "/games/g/play"), attrIs("#claim", "hx-include", "#hand"), attrIs("#claim", "aria-keyshortcuts", "C"),
 			attrIs("#sneak", "data-max", "2"), says("#sneak", "+0"), present("#sort"), attrIs(".teach", "data-teach", "claim"),
 			flag(".teach", "hidden", true), flag("#claim", "disabled", false),
 		}},
 		{"a call window", DockView(Dock{Game: "g", No: 3, Status: "Ada claims 2 kings.", Left: &Move{ID: "let-go", Label: "Let it go", Key: "G", Action: "pass"},
-			Right: &Move{ID: "call", Label: "Bullshit!", Key: "B", Action: "call", Big: true}}, ""), []check{
+			Right: &Move{ID: "call", Label: "Bullshit!", Key: "B", Action: "call", Big: true}}, "", false), []check{
 			says("#call", "Bullshit!"), present(".big"), attrIs("#call", "hx-post", "/games/g/call"), says("#let-go", "Let it go"),
 			attrIs("#let-go", "data-key", "G"), absent("#sneak"), absent(".teach"),
 		}},
-		{"the hand-over", DockView(Dock{Game: "g", Right: &Move{ID: "give", Label: "Hand over", Key: "C", Action: "give"}}, "give"), []check{
+		{"the hand-over", DockView(Dock{Game: "g", Right: &Move{ID: "give", Label: "Hand over", Key: "C", Action: "give"}}, "give", false), []check{
 			attrIs("#give", "hx-post", "/games/g/give"), attrIs(".teach", "data-teach", "give"),
 		}},
-		{"waiting, disabled", DockView(Dock{Game: "g", Right: &Move{ID: "claim", Label: "Claim", Key: "C", Action: "play", Disabled: true}}, ""), []check{
+		{"waiting, disabled", DockView(Dock{Game: "g", Right: &Move{ID: "claim", Label: "Claim", Key: "C", Action: "play", Disabled: true}}, "", false), []check{
 			flag("#claim", "disabled", true),
 		}},
-		{"a spectator of an open table", DockView(Dock{Game: "g", TakeSeat: true, Status: "You're watching."}, ""), []check{
+		{"a spectator of an open table", DockView(Dock{Game: "g", TakeSeat: true, Status: "You're watching."}, "", false), []check{
 			present("#take-seat"), absent("#claim"), absent("#call"),
 		}},
 	})
@@ -99,8 +99,8 @@ func TestReveal(t *testing.T) {
 	r := &Reveal{Key: "12", Shout: "Ada called it on you", Cards: cards("KS", "4H"), Verdict: "Caught sneaking!", Tone: "lie",
 		Take: "You take the pile: 7-10 cards come to your hand.", Shout0: -0.2, Flip0: 0.5, Verdict0: 2, Take0: 3, End: 4, FlipEach: 0.75}
 	runCases(t, []componentCase{
-		{"none", RevealView(nil), []check{present("#reveal"), absent(".reveal")}},
-		{"the four beats", RevealView(r), []check{
+		{"none", RevealView(nil, false), []check{present("#reveal"), absent(".reveal")}},
+		{"the four beats", RevealView(r, false), []check{
 			present("#reveal-12"), says(".beat-shout", "Ada called it on you"), count(".beat-flip .card", 2), count(".flip", 2),
 			says(".beat-verdict", "Caught sneaking!"), present(".tone-lie"), says(".beat-take", "You take the pile"),
 			attrIs("#reveal-12", "style", "--shout:-0.200s;--flip:0.500s;--verdict:2.000s;--take:3.000s;--end:4.000s;--each:0.750s;"),
@@ -112,14 +112,14 @@ func TestReveal(t *testing.T) {
 func TestResultSheet(t *testing.T) {
 	rows := []ResultRow{{Place: 1, Name: "Ada", Left: 0, Sneaked: 2, Caught: 0, Calls: 5, Right: 3}, {Place: 2, Name: "You", You: true, Left: 4, Calls: 1, Right: 1}}
 	runCases(t, []componentCase{
-		{"a player", ResultSheet(Result{Game: "g", Headline: "Ada wins!", Rows: rows, ShareText: "Bullshit, 2 players.", CanPlayAgain: true}), []check{
+		{"a player", ResultSheet(Result{Game: "g", Headline: "Ada wins!", Rows: rows, ShareText: "Bullshit, 2 players.", CanPlayAgain: true}, false), []check{
 			says("h1", "Ada wins!"), count("tbody tr", 2), says("tbody tr", "3 of 5"), present("tr.you"), says("#share-text", "Bullshit, 2 players."),
 			says("#play-again", "Play again"), attrIs("#play-again", "hx-post", "/games/g/again"),
 		}},
-		{"after someone opened the next", ResultSheet(Result{Game: "g", Rows: rows, CanPlayAgain: true, Next: "/games/h"}), []check{
+		{"after someone opened the next", ResultSheet(Result{Game: "g", Rows: rows, CanPlayAgain: true, Next: "/games/h"}, false), []check{
 			says("#play-again", "Join the next game"),
 		}},
-		{"a spectator", ResultSheet(Result{Game: "g", Rows: rows}), []check{absent("#play-again")}},
+		{"a spectator", ResultSheet(Result{Game: "g", Rows: rows}, false), []check{absent("#play-again")}},
 	})
 }
 
@@ -144,8 +144,8 @@ func TestScreenSwitchesOnStatus(t *testing.T) {
 	w := &Waiting{Game: "g"}
 	tb := &Table{Status: "live", Hand: Hand{Game: "g"}, Dock: Dock{Game: "g"}}
 	runCases(t, []componentCase{
-		{"open", Screen(w, nil, false), []check{attrIs("#screen", "data-status", "open"), present("#waiting"), absent("#hand"), flag("#screen", "hx-swap-oob", false)}},
-		{"live, pushed", Screen(nil, tb, true), []check{
+		{"open", Screen(w, nil, false, nil), []check{attrIs("#screen", "data-status", "open"), present("#waiting"), absent("#hand"), flag("#screen", "hx-swap-oob", false)}},
+		{"live, pushed", Screen(nil, tb, true, nil), []check{
 			attrIs("#screen", "data-status", "live"), attrIs("#screen", "hx-swap-oob", "morph"),
 			present("#bar"), present("#seats"), present("#middle"), present("#hand"), present("#dock"), present("#reveal"), absent("#result"),
 		}},

@@ -81,7 +81,7 @@ func LobbyView(l Lobby) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</p><nav class=\"hero-links\"><a href=\"/rules\">How to play</a> · <a href=\"/options\">Options</a></nav></header>")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 4, "</p><nav class=\"hero-links\"><a href=\"/rules\">How to play</a> · <a href=\"/options\">Options</a> · <a href=\"/games\">Finished games</a></nav></header>")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

@@ -185,7 +185,6 @@ type Clock struct {
 // Hand is the seat's own hand.
 type Hand struct {
 	Game  string
-	No    int
 	Cards []Card
 	// PickKey changes whenever the server's picks should replace the
 	// player's own selection (a new turn, a new hand-over).

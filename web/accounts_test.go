@@ -372,7 +372,7 @@ func playToEnd(t *testing.T, s *site, b *browser, id string) page {
 		if byID(p.doc, "result") != nil {
 			return p
 		}
-		no := attr(find(byID(p.doc, "hand"), func(n *html.Node) bool { return attr(n, "name") == "no" }), "value")
+		no := attr(byID(p.doc, "dock"), "data-no")
 		form := url.Values{"no": {no}}
 		var move string
 		switch {

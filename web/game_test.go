@@ -42,7 +42,7 @@ func TestWholeGameThroughThePages(t *testing.T) {
 		if r := byID(p.doc, "reveal"); r != nil && r.FirstChild != nil {
 			reveals++
 		}
-		no := attr(find(byID(p.doc, "hand"), func(n *html.Node) bool { return attr(n, "name") == "no" }), "value")
+		no := attr(byID(p.doc, "dock"), "data-no")
 		var move string
 		form := url.Values{"no": {no}}
 		switch {

@@ -20,6 +20,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/engine"
+	"bullshit/engine/review"
 	"bullshit/live"
 	"bullshit/views"
 )
@@ -39,6 +40,9 @@ type Games interface {
 	RemoveBot(ctx context.Context, id string, by, seat int) error
 	Rematch(ctx context.Context, id string, by int) (live.Joined, error)
 	Next(id string) string
+	// Search and Reviewed serve the finished games' list and reviews.
+	Search(ctx context.Context, q live.Query) ([]live.Summary, bool, error)
+	Reviewed(ctx context.Context, id string) (live.Record, *review.Review, error)
 }
 
 // Config configures a Handler.
@@ -68,6 +72,8 @@ type Handler struct {
 	now    func() time.Time
 
 	accounts Accounts
+
+	reviewCache reviewCache
 }
 
 // New builds the handler; it panics if the embedded assets are broken,
@@ -128,6 +134,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	g.POST("/games/:id/bots", h.addBot)
 	g.POST("/games/:id/bots/:seat/remove", h.removeBot)
 	g.POST("/games/:id/again", h.again)
+	h.registerReview(g)
 	for _, a := range []engine.ActionKind{engine.ActPlay, engine.ActCall, engine.ActPass, engine.ActGive} {
 		g.POST("/games/:id/"+string(a), h.move(a))
 	}

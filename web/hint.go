@@ -47,7 +47,7 @@ func (h *Handler) hint(c echo.Context) error {
 	if err := views.StatusLine(status, true).Render(ctx, &buf); err != nil {
 		return err
 	}
-	if err := views.ClaimButton(id, v.Plays, label, len(picked) == 0).Render(ctx, &buf); err != nil {
+	if err := views.ClaimButton(id, v.Plays, label).Render(ctx, &buf); err != nil {
 		return err
 	}
 	return writeHTML(c, http.StatusOK, buf.Bytes())

@@ -331,6 +331,7 @@ func rangeBefore(after, took engine.Range) (engine.Range, bool) {
 // middleModel is the middle of the table: the rank on the table, the pile,
 // the last claim and its sizes line, the doubt hint and the clock.
 func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
+	me := nm.me
 	rank := v.Rank
 	if v.Last != nil && v.Phase != engine.PhasePlay && v.Phase != engine.PhaseOver {
 		rank = v.Last.Rank
@@ -342,6 +343,16 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 			m.Claim += " to go out"
 		}
 		m.Sizes = fmt.Sprintf("%s hand %s → %s · pile %s → %s", nm.possessive(l.Seat), l.Sizes.Hand[0], l.Sizes.Hand[1], l.Sizes.Pile[0], l.Sizes.Pile[1])
+		if settled := v.Phase == engine.PhasePlay || v.Phase == engine.PhaseOver; settled && l.Caller >= 0 {
+			// The reveal is over and the pile has gone to its loser: the
+			// sizes it changed are history, and the claim is said as called.
+			whose := nm.possessive(l.Seat)
+			if l.Seat == me {
+				whose = "your"
+			}
+			m.Claim = nm.name(l.Caller) + " called " + whose + " " + count(l.Rank, l.Claim)
+			m.Sizes = ""
+		}
 		if v.Phase == engine.PhaseReveal {
 			m.PileBefore = pileWords(l.Sizes.Pile[1])
 			m.Sweep = sweep(v, now)
@@ -420,7 +431,7 @@ func cardModel(c engine.Card) views.Card {
 // handModel is the seat's hand with the cards the server would pick: those
 // of the rank on its turn, the suggestion in a hand-over.
 func handModel(game string, v *engine.View) views.Hand {
-	h := views.Hand{Game: game, No: v.Plays, Spectator: v.Seat == engine.Spectator}
+	h := views.Hand{Game: game, Spectator: v.Seat == engine.Spectator}
 	var picks []engine.Card
 	switch {
 	case slices.Contains(v.Can, engine.ActPlay):

@@ -1,10 +1,14 @@
 package web
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 
 	"bullshit/engine"
 	"bullshit/live"
@@ -206,5 +210,90 @@ func TestClockAndClaim(t *testing.T) {
 	}
 	if tb.Dock.Right == nil || tb.Dock.Right.ID != "call" || tb.Dock.Left.ID != "let-go" {
 		t.Errorf("the call window's moves: got %+v / %+v", tb.Dock.Left, tb.Dock.Right)
+	}
+}
+
+// TestSettledCallLeavesTheMiddle: once a called play's pile has gone to its
+// loser, the middle says who called whose claim and drops the sizes line,
+// whose pile has gone.
+func TestSettledCallLeavesTheMiddle(t *testing.T) {
+	s, g := dealt(t, 4)
+	last := play(t, s, t0.Add(time.Second))
+	caller := (last.Seat + 1) % 4
+	at := t0.Add(2 * time.Second)
+	if err := s.Apply(engine.Action{Kind: engine.ActCall, Seat: caller, No: last.Plays}, at); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 100 && s.Phase() != engine.PhasePlay; i++ {
+		at = s.Deadline()
+		s.Tick(at)
+	}
+	if s.Phase() != engine.PhasePlay {
+		t.Fatalf("the call never settled: phase %v", s.Phase())
+	}
+	for _, tc := range []struct {
+		seat int
+		want string
+	}{
+		{last.Seat, "Ben called your one ace"},
+		{caller, "You called Ada's one ace"},
+		{(caller + 1) % 4, "Ben called Ada's one ace"},
+	} {
+		_, tb := screen(frameOf(s, g, tc.seat), at)
+		if tb.Middle.Claim != tc.want || tb.Middle.Sizes != "" {
+			t.Errorf("seat %d: got claim %q, sizes %q; want %q and no sizes", tc.seat, tb.Middle.Claim, tb.Middle.Sizes, tc.want)
+		}
+	}
+}
+
+// TestFrameEventParts: at the table a frame event's parts are its regions in
+// page order, each a slice of the whole, each swapping itself out of band;
+// a result sheet changes the shape; the waiting room has no parts.
+func TestFrameEventParts(t *testing.T) {
+	h := New(Config{})
+	s, g := dealt(t, 4)
+	ev, ok, err := h.FrameEvent(frameOf(s, g, 0), t0)
+	if err != nil || !ok {
+		t.Fatalf("FrameEvent: got %v, %v", ok, err)
+	}
+	var ids []string
+	for _, p := range ev.Parts {
+		if !bytes.Contains(ev.Data, p) {
+			t.Errorf("part %.40q is not in the whole event", p)
+		}
+		doc, err := html.Parse(bytes.NewReader(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := doc.FirstChild.LastChild
+		root := body.FirstChild
+		if root == nil || root.NextSibling != nil {
+			t.Errorf("part %.60q: want exactly one element", p)
+			continue
+		}
+		var id, swap string
+		for _, a := range root.Attr {
+			switch a.Key {
+			case "id":
+				id = a.Val
+			case "hx-swap-oob":
+				swap = a.Val
+			}
+		}
+		if swap != "morph" {
+			t.Errorf("region %q: got hx-swap-oob %q, want morph", id, swap)
+		}
+		ids = append(ids, id)
+	}
+	if want := []string{"bar", "seats", "middle", "hand", "dock", "reveal"}; !slices.Equal(ids, want) || ev.Shape != "table" {
+		t.Errorf("got regions %v shape %q, want %v shape table", ids, ev.Shape, want)
+	}
+	if id, at, _ := strings.Cut(ev.ID, "."); id != fmt.Sprint(ev.Key) || at != fmt.Sprint(t0.UnixMilli()) {
+		t.Errorf("got id %q, want the revision %d and the render time %d", ev.ID, ev.Key, t0.UnixMilli())
+	}
+
+	waiting := live.Frame{Game: live.Summary{ID: "abcd1234", Status: live.StatusOpen}, Revision: 1}
+	if ev, _, err := h.FrameEvent(waiting, t0); err != nil || ev.Parts != nil || ev.Shape != "" {
+		t.Errorf("the waiting room: got %d parts, shape %q, err %v; want it whole", len(ev.Parts), ev.Shape, err)
 	}
 }

@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -58,6 +59,17 @@ func TestHintAnswersTheDock(t *testing.T) {
 	other := s.browser()
 	if p := other.htmx(http.MethodGet, "/games/"+id+"/hint", nil); p.status != http.StatusUnauthorized || !strings.Contains(text(byID(p.doc, "status")), "seat") {
 		t.Errorf("a hint without a seat: got %d %q, want 401 and why in the status line", p.status, text(byID(p.doc, "status")))
+	}
+	// With nothing picked the claim stays on: a hint landing after the
+	// click must not turn it off, and claiming nothing gets the engine's
+	// own refusal in the status line.
+	p = b.htmx(http.MethodGet, "/games/"+id+"/hint", nil)
+	if claim := byID(p.doc, "claim"); has(claim, "disabled") || text(claim) == "" {
+		t.Errorf("the claim with nothing picked: got disabled %v, label %q; want it on", has(claim, "disabled"), text(claim))
+	}
+	p = b.htmx(http.MethodPost, "/games/"+id+"/play", url.Values{"no": {fmt.Sprint(v.Plays)}})
+	if got := text(byID(p.doc, "status")); !strings.Contains(got, "Pick the cards to play.") {
+		t.Errorf("claiming nothing: got %d %q, want the engine's refusal", p.status, got)
 	}
 	// A card not in the hand is not counted.
 	p = b.htmx(http.MethodGet, "/games/"+id+"/hint", url.Values{"card": {"ZZ", v.Hand[0].String()}})

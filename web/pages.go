@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -112,28 +113,34 @@ func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, se
 		}
 	}
 	var buf bytes.Buffer
-	if err := views.Screen(w, t, true).Render(ctx, &buf); err != nil {
+	if err := views.Screen(w, t, true, nil).Render(ctx, &buf); err != nil {
 		return err
 	}
 	return writeHTML(c, code, buf.Bytes())
 }
 
-// frameSize is room for one seat's frame at a full table.
-const frameSize = 12 << 10
+// frames are the buffers frames are rendered into, each with room for a
+// full table's screen: the event keeps only an exact copy.
+var frames = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(12 << 10); return b }}
 
 // RenderFrame is one seat's screen as hx-swap-oob fragments, the data of
 // one SSE "frame" event. now is the time of rendering: the reveal's beats
 // and the clock are drawn relative to it. It does no I/O.
 func (h *Handler) RenderFrame(f live.Frame, now time.Time) ([]byte, error) {
+	data, _, err := h.renderFrame(f, now, nil)
+	return data, err
+}
+
+// renderFrame renders the frame's screen, its table's regions noted in cuts.
+func (h *Handler) renderFrame(f live.Frame, now time.Time, cuts *views.Cuts) ([]byte, *views.Table, error) {
 	w, t := screen(f, now)
-	var buf bytes.Buffer
-	// A table's fragments are some 7 KB: one allocation rather than a
-	// string of doublings.
-	buf.Grow(frameSize)
-	if err := views.Screen(w, t, true).Render(context.Background(), &buf); err != nil {
-		return nil, err
+	buf := frames.Get().(*bytes.Buffer)
+	defer frames.Put(buf)
+	buf.Reset()
+	if err := views.Screen(w, t, true, cuts).Render(context.Background(), buf); err != nil {
+		return nil, nil, err
 	}
-	return buf.Bytes(), nil
+	return bytes.Clone(buf.Bytes()), t, nil
 }
 
 // events serves the seat's stream of frames, once the cookie says who it is.

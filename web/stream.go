@@ -7,6 +7,7 @@ import (
 
 	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/views"
 )
 
 // FormatHTML is the browsers' event-stream format: each event is a seat's
@@ -14,13 +15,26 @@ import (
 const FormatHTML = "html"
 
 // FrameEvent is f as the browsers' "frame" event: RenderFrame's fragments,
-// its id and order the frame's revision. now is the tables' clock.
+// ordered by the frame's revision. At the table its parts are the regions,
+// so a stream sends a page only those that changed since its last event.
+// The id is the revision and, after a dot, the moment of rendering in Unix
+// milliseconds: the page starts the animations timed from it as far on as
+// the event came later than events usually do. now is the tables' clock.
 func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
-	data, err := h.RenderFrame(f, now)
+	var cuts views.Cuts
+	data, t, err := h.renderFrame(f, now, &cuts)
 	if err != nil {
 		return push.Event{}, false, err
 	}
-	return push.Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: data}, true, nil
+	ev := push.Event{Name: "frame", ID: strconv.Itoa(f.Revision) + "." + strconv.FormatInt(now.UnixMilli(), 10), Key: f.Revision, Data: data}
+	if t != nil {
+		ev.Parts = cuts.Parts(data)
+		ev.Shape = "table"
+		if t.Result != nil {
+			ev.Shape = "table with result"
+		}
+	}
+	return ev, true, nil
 }
 
 // LobbyEvent is the lobby's lists as the "lobby" event.

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -223,5 +224,107 @@ func TestHubLobby(t *testing.T) {
 	hub.sendLobby(t.Context())
 	if got := renders.Load() - base; got != 1 {
 		t.Errorf("got %d renders after a play, want still 1", got)
+	}
+}
+
+// regionFormat renders a frame as three regions: one that never changes,
+// one holding the revision and one holding the seat's hand size.
+type regionFormat struct{}
+
+func (regionFormat) Encode(f live.Frame, _ time.Time) (Event, bool, error) {
+	parts := [][]byte{
+		[]byte(`<p id="bar">Bullshit</p>`),
+		[]byte(`<p id="middle">revision ` + strconv.Itoa(f.Revision) + `</p>`),
+		[]byte(`<p id="hand">` + strconv.Itoa(len(f.View.Hand)) + ` cards</p>`),
+	}
+	var data []byte
+	for _, p := range parts {
+		data = append(data, p...)
+	}
+	// Slices of data, as a real encoder cuts them.
+	at := 0
+	for i, p := range parts {
+		parts[i] = data[at : at+len(p)]
+		at += len(p)
+	}
+	shape := "table"
+	if f.Final {
+		shape = "table with result"
+	}
+	return Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: data, Parts: parts, Shape: shape}, true, nil
+}
+
+// TestHubSendsOnlyChangedParts: a stream's first event is whole; after it,
+// only the parts that changed since the stream's last event go, nothing at
+// all when none did, and everything again when the shape changes. A tab
+// that joins later starts whole.
+func TestHubSendsOnlyChangedParts(t *testing.T) {
+	hub := New(Config{Formats: map[string]Encoder{"page": regionFormat{}}})
+	cur := live.Frame{Revision: 1, Seat: 0, View: &engine.View{Version: 1, Hand: make([]engine.Card, 5)}}
+	var mu sync.Mutex
+	url := formatServer(t, hub, func(int) live.Frame { mu.Lock(); defer mu.Unlock(); return cur })
+	publish := func(f live.Frame) {
+		mu.Lock()
+		cur = f
+		mu.Unlock()
+		hub.Publish("g1", f)
+	}
+	tab := subscribeRaw(t, t.Context(), url+"/s/g1/0/page")
+	whole := `<p id="bar">Bullshit</p><p id="middle">revision 1</p><p id="hand">5 cards</p>`
+	if got := nextRaw(t, tab); got.data != whole {
+		t.Fatalf("the first event: got %q, want it whole: %q", got.data, whole)
+	}
+	waitFor(t, "the subscriber", func() bool { return hub.Subscribers() == 1 })
+
+	steps := []struct {
+		name  string
+		frame live.Frame
+		want  string
+	}{
+		{"the revision moves", live.Frame{Revision: 2, View: &engine.View{Hand: make([]engine.Card, 5)}},
+			`<p id="middle">revision 2</p>`},
+		{"the hand changes too", live.Frame{Revision: 3, View: &engine.View{Hand: make([]engine.Card, 4)}},
+			`<p id="middle">revision 3</p><p id="hand">4 cards</p>`},
+		{"a new shape", live.Frame{Revision: 4, Final: true, View: &engine.View{Hand: make([]engine.Card, 4)}},
+			`<p id="bar">Bullshit</p><p id="middle">revision 4</p><p id="hand">4 cards</p>`},
+	}
+	for _, s := range steps {
+		publish(s.frame)
+		if got := nextRaw(t, tab); got.id != strconv.Itoa(s.frame.Revision) || got.data != s.want {
+			t.Errorf("%s: got event %q %q, want %d %q", s.name, got.id, got.data, s.frame.Revision, s.want)
+		}
+	}
+	late := subscribeRaw(t, t.Context(), url+"/s/g1/0/page")
+	if got := nextRaw(t, late); got.data != `<p id="bar">Bullshit</p><p id="middle">revision 4</p><p id="hand">4 cards</p>` {
+		t.Errorf("a later tab's first event: got %q, want it whole", got.data)
+	}
+}
+
+func TestEventSince(t *testing.T) {
+	ev := func(shape string, parts ...string) Event {
+		e := Event{Shape: shape}
+		for _, p := range parts {
+			e.Parts = append(e.Parts, []byte(p))
+			e.Data = append(e.Data, p...)
+		}
+		return e
+	}
+	tests := []struct {
+		name      string
+		prev, now Event
+		want      string
+		ok        bool
+	}{
+		{"nothing sent yet", Event{}, ev("t", "a", "b"), "ab", true},
+		{"one part changed", ev("t", "a", "b"), ev("t", "a", "c"), "c", true},
+		{"nothing changed", ev("t", "a", "b"), ev("t", "a", "b"), "", false},
+		{"another shape", ev("t", "a", "b"), ev("u", "a", "b"), "ab", true},
+		{"no parts", Event{Data: []byte("x")}, Event{Data: []byte("x")}, "x", true},
+	}
+	for _, tt := range tests {
+		got, ok := tt.now.since(tt.prev)
+		if string(got) != tt.want || ok != tt.ok {
+			t.Errorf("%s: got %q, %v; want %q, %v", tt.name, got, ok, tt.want, tt.ok)
+		}
 	}
 }

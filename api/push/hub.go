@@ -4,6 +4,7 @@
 package push
 
 import (
+	"bytes"
 	"context"
 	"log/slog"
 	"net/http"
@@ -30,6 +31,26 @@ type Event struct {
 	// than the last one sent (a view's version, a frame's revision).
 	Key  int
 	Data []byte
+	// Parts, when set, are Data's pieces that a client can take alone (a
+	// screen's regions), and Shape names how they are laid out: a stream
+	// whose last event had the same Shape gets only the Parts that changed.
+	Parts [][]byte
+	Shape string
+}
+
+// since is what of ev a stream must send when prev is the last event it
+// sent: the Parts that changed, or all of Data. ok is false when nothing
+// changed.
+func (ev Event) since(prev Event) (data []byte, ok bool) {
+	if ev.Shape == "" || ev.Shape != prev.Shape || len(ev.Parts) != len(prev.Parts) {
+		return ev.Data, true
+	}
+	for i, p := range ev.Parts {
+		if !bytes.Equal(p, prev.Parts[i]) {
+			data = append(data, p...)
+		}
+	}
+	return data, len(data) > 0
 }
 
 // Encoder renders a frame as one event for one kind of client. ok is false
@@ -109,6 +130,7 @@ type stream struct {
 	seat   string // watchKey(game, seat)
 	format string
 	event  Event // the latest event
+	sent   Event // the last event queued, which the client has or will have
 	// beforeStart: the stream was opened before the game started. The start
 	// numbers the seats afresh, so its seat may now be someone else's: it
 	// is ended at the start, and the client reconnects as its new seat.
@@ -247,7 +269,12 @@ func (h *Hub) send(name string, st *stream) {
 	if st.event.Data == nil {
 		return
 	}
-	ev := &sse.Event{ID: []byte(st.event.ID), Data: st.event.Data}
+	data, changed := st.event.since(st.sent)
+	if !changed {
+		st.sent, st.missed = st.event, false
+		return
+	}
+	ev := &sse.Event{ID: []byte(st.event.ID), Data: data}
 	if st.event.Name != "" {
 		ev.Event = []byte(st.event.Name)
 	}
@@ -255,6 +282,9 @@ func (h *Hub) send(name string, st *stream) {
 		ev.Retry = []byte(reconnectMillis)
 	}
 	st.missed = !h.srv.TryPublish(name, ev)
+	if !st.missed {
+		st.sent = st.event
+	}
 }
 
 // finish queues the end marker, after the latest event. An event with
@@ -282,7 +312,8 @@ func (h *Hub) remove(name string) {
 	delete(h.lobbies, name)
 }
 
-// subscribed sends a new subscriber the current event.
+// subscribed sends a new subscriber the current event, whole: whatever
+// was queued before it came may never have reached it.
 func (h *Hub) subscribed(name string, _ *sse.Subscriber) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -290,6 +321,7 @@ func (h *Hub) subscribed(name string, _ *sse.Subscriber) {
 	if st == nil {
 		return
 	}
+	st.sent = Event{}
 	h.send(name, st)
 	if st.closing {
 		h.finish(name, st)

@@ -153,7 +153,9 @@ func (s *streams) read(game string, seat int, r *bufio.Reader) {
 			s.mu.Unlock()
 			id, size = "", 0
 		case strings.HasPrefix(line, "id: "):
-			id = strings.TrimSuffix(line[len("id: "):], "\n")
+			// A browser's event id is the revision, a dot and the time of
+			// rendering; the revision ties it to its frame.
+			id, _, _ = strings.Cut(strings.TrimSuffix(line[len("id: "):], "\n"), ".")
 		}
 	}
 }
@@ -215,10 +217,7 @@ func newStreamsFor(ctx context.Context, format string, next live.Publisher, logg
 		// A browser's stream: each seat's screen rendered once per change,
 		// as the server renders it.
 		pages := web.New(web.Config{Logger: logger})
-		enc = push.EncoderFunc(func(f live.Frame, now time.Time) (push.Event, bool, error) {
-			data, err := pages.RenderFrame(f, now)
-			return push.Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: data}, err == nil, err
-		})
+		enc = push.EncoderFunc(pages.FrameEvent)
 		eventID = func(f live.Frame) string { return strconv.Itoa(f.Revision) }
 	default:
 		return nil, fmt.Errorf("no stream format %q: json or html", format)

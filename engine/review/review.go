@@ -11,6 +11,7 @@ package review
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"bullshit/engine"
@@ -69,6 +70,9 @@ type Play struct {
 	Readings []Reading `json:"readings"`
 	Passes   []Answer  `json:"passes,omitempty"`
 	Call     *Answer   `json:"call,omitempty"`
+	// Also are the seats that called too, within the grace of the first
+	// call, and lost the shout to it.
+	Also []Answer `json:"also,omitempty"`
 	// Loser took the pile after a call (Took cards), or is -1.
 	Loser int `json:"loser"`
 	Took  int `json:"took,omitempty"`
@@ -77,6 +81,9 @@ type Play struct {
 	// Missed: a lie that a listener's reading said to call, left uncalled.
 	Missed   bool      `json:"missed,omitempty"`
 	HandOver *HandOver `json:"hand_over,omitempty"`
+	// Left is every seat's true number of cards once the play was settled
+	// (the pile taken, any hand-over made), which nobody saw exactly.
+	Left []int `json:"left"`
 }
 
 // Reading is one listener's reading of a play.
@@ -166,10 +173,20 @@ func Of(g Game) (*Review, error) {
 func (r *Review) readLog(readings map[int][]Reading) {
 	byNo := make(map[int]*Play)
 	pile := 0 // the true count, which nobody at the table saw
+	left := make([]int, len(r.Dealt))
+	for seat, hand := range r.Dealt {
+		left[seat] = len(hand)
+	}
+	settled := func() {
+		if n := len(r.Plays); n > 0 {
+			r.Plays[n-1].Left = slices.Clone(left)
+		}
+	}
 	shouted := make(map[[2]int]time.Time)
 	for _, e := range r.Log {
 		switch e.Kind {
 		case engine.EventPlay:
+			settled()
 			r.Plays = append(r.Plays, Play{No: e.No, Seat: e.Seat, At: e.At, Rank: *e.Rank, Claim: e.Claim,
 				Out: e.Out, Sizes: *e.Sizes, Loser: -1, Readings: readings[e.No]})
 			byNo[e.No] = &r.Plays[len(r.Plays)-1]
@@ -181,6 +198,7 @@ func (r *Review) readLog(readings map[int][]Reading) {
 			p.Cards = e.Cards
 			p.Sneaked = len(e.Cards) - e.Claim
 			pile += len(e.Cards)
+			left[p.Seat] -= len(e.Cards)
 			for _, c := range e.Cards[:e.Claim] {
 				if c.Rank() != p.Rank {
 					p.Lie = true
@@ -202,11 +220,21 @@ func (r *Review) readLog(readings map[int][]Reading) {
 			}
 			a := answer(*e.Caller, at.Sub(p.At))
 			p.Call = &a
-			p.Loser, p.Took, pile = e.Showdown.Loser, pile, 0
+			for _, seat := range e.Showdown.Together {
+				if t, ok := shouted[[2]int{e.No, seat}]; ok {
+					p.Also = append(p.Also, answer(seat, t.Sub(p.At)))
+				}
+			}
+			p.Loser, p.Took = e.Showdown.Loser, pile
+			left[p.Loser] += pile
+			pile = 0
 		case engine.EventHanded:
 			byNo[e.No].HandOver = &HandOver{From: *e.Caller, To: e.Seat, Cards: e.Cards}
+			left[*e.Caller] -= len(e.Cards)
+			left[e.Seat] += len(e.Cards)
 		}
 	}
+	settled()
 	for i := range r.Plays {
 		r.judge(&r.Plays[i])
 	}

@@ -98,10 +98,18 @@ func TestReviewAgreesWithTheGame(t *testing.T) {
 				t.Errorf("seed %d seat %d: got stats %+v, want the result sheet's %+v", seed, row.Seat, st, row)
 			}
 		}
+		last := r.Plays[len(r.Plays)-1].Left
+		for _, row := range final.Result {
+			if last[row.Seat] != row.Left {
+				t.Errorf("seed %d seat %d: got %d cards left after the last play, want the result's %d", seed, row.Seat, last[row.Seat], row.Left)
+			}
+		}
 		given := make(map[int]int)
+		together := make(map[int][]int)
 		for _, e := range r.Log {
 			if e.Kind == engine.EventCalled {
 				given[e.No] = e.Showdown.Given
+				together[e.No] = e.Showdown.Together
 			}
 		}
 		for _, p := range r.Plays {
@@ -119,6 +127,19 @@ func TestReviewAgreesWithTheGame(t *testing.T) {
 			}
 			if (p.HandOver != nil) != (given[p.No] > 0) || p.HandOver != nil && len(p.HandOver.Cards) != given[p.No] {
 				t.Errorf("seed %d play %d: got hand-over %+v, want %d cards handed", seed, p.No, p.HandOver, given[p.No])
+			}
+			var also []int
+			for _, a := range p.Also {
+				also = append(also, a.Seat)
+				if a.After < p.Call.After {
+					t.Errorf("seed %d play %d: seat %d called together %v after the play, before the first call's %v", seed, p.No, a.Seat, a.After, p.Call.After)
+				}
+			}
+			if !slices.Equal(also, together[p.No]) {
+				t.Errorf("seed %d play %d: got %v calling together, want the showdown's %v", seed, p.No, also, together[p.No])
+			}
+			if len(p.Left) != seats || !p.Sizes.Hand[1].Contains(p.Left[p.Seat]+p.handedTo()) {
+				t.Errorf("seed %d play %d: got cards left %v, want seat %d's within the %v the table saw", seed, p.No, p.Left, p.Seat, p.Sizes.Hand[1])
 			}
 			if p.GoodBet && p.Call == nil || p.Missed && (p.Call != nil || !p.Lie) {
 				t.Errorf("seed %d play %d: got good bet %v and missed %v for call %v on a lie %v", seed, p.No, p.GoodBet, p.Missed, p.Call, p.Lie)
@@ -164,6 +185,19 @@ func TestReviewRefusesAGameNotOver(t *testing.T) {
 	if err != nil || !r.Final.Ended {
 		t.Errorf("got %v and ended %v for a game the host ended, want a review of an ended game", err, r != nil && r.Final.Ended)
 	}
+}
+
+// handedTo is what the play's settling took back from the player: the pile
+// taken on a call lost, the cards handed over to it.
+func (p Play) handedTo() int {
+	n := 0
+	if p.Call != nil && p.Loser == p.Seat {
+		n -= p.Took
+	}
+	if p.HandOver != nil && p.HandOver.To == p.Seat {
+		n -= len(p.HandOver.Cards)
+	}
+	return n
 }
 
 func jsonOf(t testing.TB, v any) string {
@@ -214,5 +248,47 @@ func TestCallTimedFromItsShout(t *testing.T) {
 	}
 	if calls == 0 {
 		t.Error("no play was called")
+	}
+}
+
+// TestCallsTogether: two calls within the grace are both in the review, the
+// shout's winner as the call and the other as calling too, each timed from
+// its own shout.
+func TestCallsTogether(t *testing.T) {
+	opts := engine.Standard(4)
+	if opts.Grace < 100*time.Millisecond {
+		t.Fatalf("the standard grace is %v, too short for the test", opts.Grace)
+	}
+	s, err := engine.New(opts, 11, epoch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := s.View(engine.Spectator)
+	player := v.Turn
+	a, b := (player+1)%4, (player+2)%4
+	at := epoch.Add(2 * time.Second)
+	g := Game{Options: opts, Seed: 11, Start: epoch, HostEnded: true}
+	for _, act := range []Timed{
+		{engine.Action{Kind: engine.ActPlay, Seat: player, No: 0, Cards: s.View(player).Hand[:1]}, at},
+		{engine.Action{Kind: engine.ActCall, Seat: b, No: 1}, at.Add(time.Second)},
+		{engine.Action{Kind: engine.ActCall, Seat: a, No: 1}, at.Add(time.Second + 50*time.Millisecond)},
+	} {
+		if err := s.Apply(act.Action, act.At); err != nil {
+			t.Fatal(err)
+		}
+		g.Actions = append(g.Actions, act)
+	}
+	g.Over = at.Add(time.Minute)
+	r, err := Of(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Plays[0]
+	if p.Call == nil || len(p.Also) != 1 {
+		t.Fatalf("got the call %+v and also %+v, want one call and one calling too", p.Call, p.Also)
+	}
+	after := map[int]time.Duration{p.Call.Seat: p.Call.After, p.Also[0].Seat: p.Also[0].After}
+	if after[b] != time.Second || after[a] != time.Second+50*time.Millisecond {
+		t.Errorf("got the calls timed %v, want seat %d at 1s and seat %d at 1.05s", after, b, a)
 	}
 }

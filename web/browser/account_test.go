@@ -165,7 +165,7 @@ func playToEndPicking(p *person) (reloaded bool) {
 func decide(p *person, v engine.View) bool {
 	p.b.t.Helper()
 	button := map[engine.ActionKind]string{engine.ActPlay: "#claim", engine.ActGive: "#give"}[v.Can[0]]
-	shown := fmt.Sprintf(`[...document.querySelectorAll('[name=no]')].every(el => el.value === %s) && %s`,
+	shown := fmt.Sprintf(`document.querySelector('#dock').dataset.no === %s && %s`,
 		jsString(fmt.Sprint(v.Plays)), visible(button))
 	if p.b.waitErr(shown, 3*time.Second) != nil {
 		return false

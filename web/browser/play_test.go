@@ -138,7 +138,7 @@ func (p *person) step() bool {
 	// Act only on what the page shows: the same play number, the move's
 	// button. A page a push behind catches up within a moment; a move that
 	// was over by then is simply not made.
-	shown := fmt.Sprintf(`[...document.querySelectorAll('[name=no]')].every(el => el.value === %s) && %s && !document.querySelector(%s).disabled`,
+	shown := fmt.Sprintf(`document.querySelector('#dock').dataset.no === %s && %s && !document.querySelector(%s).disabled`,
 		jsString(fmt.Sprint(v.Plays)), visible(button), jsString(button))
 	for deadline := time.Now().Add(2 * time.Second); p.b.waitErr(shown, 100*time.Millisecond) != nil; {
 		// The table may have moved on meanwhile (a window closed, the

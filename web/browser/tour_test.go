@@ -84,7 +84,7 @@ func tour(t *testing.T, s *site, b *browser, at func(moment string, game string)
 			// beats at the server's.
 			watching := !seen[atReveal] || !seen[atHandOver]
 			slow := (v.Phase == engine.PhaseCall && len(v.Can) > 0 && p.callIf(v)) ||
-				(watching && (v.Phase == engine.PhaseReveal || v.Phase == engine.PhaseGive)) ||
+				(watching && (v.Phase == engine.PhaseShout || v.Phase == engine.PhaseReveal || v.Phase == engine.PhaseGive)) ||
 				(len(v.Can) > 0 && v.Can[0] == engine.ActGive) ||
 				(len(v.Can) > 0 && v.Can[0] == engine.ActPlay && !seen[atTable])
 			if slow {
@@ -96,7 +96,10 @@ func tour(t *testing.T, s *site, b *browser, at func(moment string, game string)
 				time.Sleep(10 * time.Millisecond)
 				continue
 			}
-			if !seen[atReveal] && s.view(id, 0).Phase == engine.PhaseReveal {
+			// A call first opens the grace for calls made together (the
+			// shout phase), then the reveal.
+			if ph := s.view(id, 0).Phase; !seen[atReveal] && (ph == engine.PhaseShout || ph == engine.PhaseReveal) {
+				s.setSpeed(1)
 				verdict := `(() => { const el = document.querySelector('#reveal .beat-verdict');
 					return !!el && getComputedStyle(el).opacity === '1' && el.getBoundingClientRect().height > 0; })()`
 				if b.waitErr(verdict, 4*time.Second) == nil {

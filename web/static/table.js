@@ -6,6 +6,9 @@
   'use strict';
   var applied = null; // the pick key whose picks were last applied
   var said = {}; // clock bars whose two-second warning is set
+  var lags = []; // recent events' delays on the way, ms: arrival less rendering
+  var late = 0; // how much later than usual the event being applied came, ms
+  var started = {}; // timed elements already set going, by id
   var store = window.localStorage || { getItem: function () { return null; }, setItem: function () {} };
 
   // A morph copies attributes from the new HTML: keep the player's own.
@@ -37,8 +40,34 @@
     if (h && h.classList.contains('selectable') && window.htmx) htmx.trigger(h, 'change');
   }
 
+  // timeEvent notes how late a frame event comes. Its id is its revision
+  // and, after a dot, when it was rendered: the least recent delay stands
+  // for the clocks' offset and the usual delay, the rest is lateness.
+  function timeEvent(e) {
+    var at = parseFloat(String(e.detail && e.detail.lastEventId || '').split('.')[1]);
+    late = 0;
+    if (!(at > 0)) return;
+    lags.push(Date.now() - at);
+    if (lags.length > 20) lags.shift();
+    late = lags[lags.length - 1] - Math.min.apply(null, lags);
+  }
+
+  // catchUp starts a newly arrived event's animations (the reveal's beats,
+  // the clock, the sweep) as far on as the event came late, so every page
+  // plays a reveal at the same moment whatever its own delays.
+  function catchUp() {
+    document.querySelectorAll('[data-keep-anim]').forEach(function (el) {
+      if (!el.id || started[el.id]) return;
+      started[el.id] = true;
+      if (late > 0 && el.getAnimations) {
+        el.getAnimations({ subtree: true }).forEach(function (a) { a.currentTime = (a.currentTime || 0) + late; });
+      }
+    });
+  }
+
   // sync brings the page's own state into line after a load or a swap.
   function sync() {
+    catchUp();
     var h = $('#hand');
     if (h) {
       var key = h.getAttribute('data-pick-key') || '';
@@ -120,7 +149,8 @@
   document.addEventListener('htmx:load', sync);
   document.addEventListener('htmx:afterSettle', sync);
   document.addEventListener('htmx:oobAfterSwap', sync);
-  document.addEventListener('htmx:sseMessage', sync);
+  document.addEventListener('htmx:sseBeforeMessage', timeEvent);
+  document.addEventListener('htmx:sseMessage', function () { sync(); late = 0; });
   document.addEventListener('DOMContentLoaded', function () {
     if (store.getItem('sort') === 'suit') document.documentElement.classList.add('by-suit');
     if (window.Idiomorph) {

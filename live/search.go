@@ -1,0 +1,61 @@
+package live
+
+import (
+	"context"
+
+	"bullshit/engine/review"
+	"bullshit/store"
+)
+
+// Query picks games for a list, newest first: by status ("" for any), by a
+// seat's name (matched without regard to case; "" for any), a page at a
+// time (Limit 0 for all).
+type Query struct {
+	Status        Status
+	Player        string
+	Offset, Limit int
+}
+
+// Search lists the games the query picks and says whether more follow. Like
+// List it reads the store a fixed number of times whatever the page's size.
+func (m *Manager) Search(ctx context.Context, q Query) ([]Summary, bool, error) {
+	if err := m.ensureOpen(); err != nil {
+		return nil, false, err
+	}
+	listed, more, err := m.st.SearchGames(ctx, store.GameQuery{Status: string(q.Status), Player: q.Player, Offset: q.Offset, Limit: q.Limit})
+	if err != nil {
+		return nil, false, m.unsaved("", err)
+	}
+	out := make([]Summary, 0, len(listed))
+	for i := range listed {
+		l := &listed[i]
+		t, err := m.table(l.Game.ID)
+		if err != nil {
+			return nil, false, err
+		}
+		if t != nil {
+			out = append(out, t.snap.Load().summary)
+			continue
+		}
+		out = append(out, storedSummary(&l.Game, l.Seats, l.Results))
+	}
+	return out, more, nil
+}
+
+// Reviewed is a finished game's record and its review (see Review), read
+// from the store once. A game not over is refused as Record refuses it.
+func (m *Manager) Reviewed(ctx context.Context, id string) (Record, *review.Review, error) {
+	rec, err := m.Record(ctx, id)
+	if err != nil {
+		return Record{}, nil, err
+	}
+	g, err := rec.ReviewGame()
+	if err != nil {
+		return Record{}, nil, m.unsaved(id, err)
+	}
+	r, err := review.Of(g)
+	if err != nil {
+		return Record{}, nil, m.unsaved(id, err)
+	}
+	return rec, r, nil
+}

@@ -1,0 +1,1 @@
+DROP INDEX IF EXISTS seats_name_key;
