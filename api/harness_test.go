@@ -93,7 +93,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		t.Fatal(err)
 	}
 	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now,
-		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies, Players: w.players}))
+		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies, Players: w.players, Standings: w.players}))
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}

@@ -48,6 +48,9 @@ type Config struct {
 	// Players finds the account of an API token; nil refuses account
 	// tokens.
 	Players Players
+	// Standings reads the leaderboard and the player pages; nil answers
+	// those routes with a refusal.
+	Standings Standings
 	// PerAddress and PerToken limit how fast one client address, and one
 	// seat's token, may make requests.
 	PerAddress Rate
@@ -87,7 +90,8 @@ type Server struct {
 	byTok  *limiter
 	echo   *echo.Echo
 
-	players Players
+	players   Players
+	standings Standings
 
 	trusted    []netip.Prefix
 	maxStreams int
@@ -119,7 +123,8 @@ func New(cfg Config) *Server {
 		byAddr: newLimiter(cfg.PerAddress, maxBuckets, cfg.Now),
 		byTok:  newLimiter(cfg.PerToken, maxBuckets, cfg.Now),
 
-		players: cfg.Players,
+		players:   cfg.Players,
+		standings: cfg.Standings,
 
 		trusted:    slices.Clone(cfg.TrustedProxies),
 		maxStreams: cfg.StreamsPerAddress,
@@ -196,6 +201,7 @@ func (s *Server) Register(e *echo.Echo) {
 	add(http.MethodPost, "/games/:id/pass", s.act(engine.ActPass), s.seated)
 	add(http.MethodPost, "/games/:id/give", s.act(engine.ActGive), s.seated)
 	add(http.MethodGet, "/games/:id/events", s.events, s.maybeSeated)
+	s.registerStandings(add)
 }
 
 // Serves reports whether a path is the API's: its errors are JSON.

@@ -23,6 +23,10 @@ type Frame struct {
 	View *engine.View
 	// Final is the game's last frame: its streams close after it.
 	Final bool
+	// Ratings are the accounts' seats' rating changes once the game is
+	// stored as over (the result sheet's); empty before, and for a game
+	// without accounts.
+	Ratings []RatingChange
 }
 
 // Frame is seat's frame of game id now; engine.Spectator's for anyone. A
@@ -51,6 +55,11 @@ func (m *Manager) Frame(ctx context.Context, id string, seat int) (Frame, error)
 		}
 		v := s.View(seat)
 		f.View, f.Revision = &v, v.Version
+		players, err := m.st.GamePlayers(ctx, id)
+		if err != nil {
+			return Frame{}, m.unsaved(id, err)
+		}
+		f.Ratings = ratingChanges(players)
 	}
 	return f, nil
 }

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"slices"
 	"time"
 
 	"bullshit/engine"
@@ -101,4 +102,35 @@ func sidesRatings(field []glicko.Side) []glicko.Rating {
 		out[i] = s.Rating
 	}
 	return out
+}
+
+// ratingChanges are the accounts' rows of a game as its record and its
+// result sheet show them.
+func ratingChanges(rows []store.PlayerGame) []RatingChange {
+	var out []RatingChange
+	for _, p := range rows {
+		out = append(out, RatingChange{Seat: p.Seat, Rated: p.Rated, Before: p.BeforeRating,
+			BeforeDeviation: p.BeforeDeviation, After: p.AfterRating, AfterDeviation: p.AfterDeviation})
+	}
+	return out
+}
+
+// keepRatings wraps a rater so that the rows it last wrote can be read
+// back through the pointer once the finish has committed. The finish runs
+// on the table's goroutine, so nothing else reads or writes them meanwhile.
+func (t *table) keepRatings(r *store.Rater) (*store.Rater, *[]RatingChange) {
+	kept := new([]RatingChange)
+	if r == nil {
+		return nil, kept
+	}
+	rate := r.Rate
+	return &store.Rater{Players: r.Players, Rate: func(current map[int64]store.Rating) ([]store.PlayerGame, []store.Rating, error) {
+		games, ratings, err := rate(current)
+		if err == nil {
+			rows := ratingChanges(games)
+			slices.SortFunc(rows, func(a, b RatingChange) int { return a.Seat - b.Seat })
+			*kept = rows
+		}
+		return games, ratings, err
+	}}, kept
 }

@@ -79,10 +79,7 @@ func (m *Manager) Record(ctx context.Context, id string) (Record, error) {
 	}
 	rec := Record{Version: RecordVersion, Game: storedSummary(g, seats, results), Seed: strconv.FormatUint(g.Seed, 10),
 		Ratings: []RatingChange{}}
-	for _, p := range players {
-		rec.Ratings = append(rec.Ratings, RatingChange{Seat: p.Seat, Rated: p.Rated, Before: p.BeforeRating,
-			BeforeDeviation: p.BeforeDeviation, After: p.AfterRating, AfterDeviation: p.AfterDeviation})
-	}
+	rec.Ratings = append(rec.Ratings, ratingChanges(players)...)
 	t := &table{game: *g, seats: seats}
 	s, err := engine.New(t.engineOptions(), g.Seed, g.StartedAt)
 	if err != nil {

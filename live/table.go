@@ -96,6 +96,9 @@ type table struct {
 	pending []pending
 	bots    []*bot.Bot
 	results []engine.Place
+	// ratings are the accounts' rows as the finish stored them, for the
+	// result sheet.
+	ratings []RatingChange
 	timer   Timer
 	// retryAt holds back the table's own writes after a store failure.
 	retryAt   time.Time
@@ -534,7 +537,8 @@ func (t *table) finish() {
 	}
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, t.rater(t.state, t.at, true))
+	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
+	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
 	if err != nil && !errors.Is(err, store.ErrOver) {
 		t.m.log.Error("storing a finished game failed", slog.String("game", t.id), slog.Any("err", err))
 		t.retryAt = t.m.clock.Now().Add(retryAfter)
@@ -543,6 +547,7 @@ func (t *table) finish() {
 	t.finishing, t.over = false, true
 	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusFinished), t.at, t.state.Plays()
 	t.results = places
+	t.ratings = *rated
 }
 
 // publish hands every seat's frame and the spectator's to the Publisher;
@@ -569,6 +574,9 @@ func (t *table) publish(final bool) {
 // frame is seat's frame now, with sum the table's current summary.
 func (t *table) frame(sum Summary, seat int) Frame {
 	f := Frame{Revision: t.revision, Game: sum, Seat: seat, Final: t.sentFinal}
+	if t.over {
+		f.Ratings = t.ratings
+	}
 	if t.state != nil {
 		v := t.state.View(seat)
 		f.View = &v

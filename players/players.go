@@ -47,6 +47,8 @@ type Store interface {
 	APITokenAccount(ctx context.Context, hash []byte) (*store.APIToken, *store.Account, error)
 	TouchAPIToken(ctx context.Context, id int64, at, before time.Time) error
 	DeleteAPIToken(ctx context.Context, accountID, id int64) error
+
+	Standings
 }
 
 // The service's defaults.

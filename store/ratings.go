@@ -132,31 +132,44 @@ type Ranked struct {
 	Bot  bool   `bun:"bot"`
 }
 
+// Who picks the accounts a leaderboard lists.
+type Who int
+
+// The leaderboard's filters.
+const (
+	Everyone Who = iota
+	People       // accounts not marked as bots
+	Programs     // accounts marked as bots: the rated programs
+)
+
 // LeaderboardQuery selects the leaderboard's lines.
 type LeaderboardQuery struct {
-	// Bots: programs' accounts, or people's.
-	Bots bool
+	// Who: everyone, people's accounts or programs'.
+	Who Who
 	// MaxDeviation leaves out ratings less certain than it (the
-	// provisional ones); zero keeps every rating.
+	// provisional ones), MinDeviation those as certain as it or more (the
+	// settled ones); zero keeps every rating.
 	MaxDeviation float64
+	MinDeviation float64
 	Limit        int
 	Offset       int
 }
 
-// Leaderboard lists accounts by rating, best first, in one query (the
-// ratings' rating index gives the order).
+// Leaderboard lists accounts by rating, best first, in one query: it walks
+// the ratings_rank index and stops at the page's end. The join is written
+// as a CROSS JOIN because SQLite then keeps ratings as the outer loop;
+// otherwise, filtered by accounts.bot, it scans every account and sorts
+// them all (PostgreSQL plans it as any inner join).
 func (s *Store) Leaderboard(ctx context.Context, q LeaderboardQuery) ([]Ranked, error) {
 	var out []Ranked
 	sel := s.db.NewSelect().
 		TableExpr("ratings AS r").
-		Join("JOIN accounts AS acc ON acc.id = r.player_id").
+		Join("CROSS JOIN accounts AS acc").
+		Where("acc.id = r.player_id").
 		ColumnExpr("r.player_id, r.rating, r.deviation, r.volatility, r.games, r.rated_at, acc.name, acc.bot").
-		Where("acc.bot = ?", q.Bots).
 		OrderExpr("r.rating DESC, r.player_id").
 		Limit(int64(q.Limit)).Offset(int64(q.Offset))
-	if q.MaxDeviation > 0 {
-		sel = sel.Where("r.deviation <= ?", q.MaxDeviation)
-	}
+	sel = q.filter(sel)
 	if err := sel.Scan(ctx, &out); err != nil {
 		return nil, fmt.Errorf("read the leaderboard: %w", err)
 	}
@@ -164,6 +177,36 @@ func (s *Store) Leaderboard(ctx context.Context, q LeaderboardQuery) ([]Ranked, 
 		out[i].RatedAt = utc(out[i].RatedAt)
 	}
 	return out, nil
+}
+
+// filter adds the query's conditions on the account and the deviation.
+func (q LeaderboardQuery) filter(sel *bun.SelectQuery) *bun.SelectQuery {
+	switch q.Who {
+	case People:
+		sel = sel.Where("acc.bot = ?", false)
+	case Programs:
+		sel = sel.Where("acc.bot = ?", true)
+	}
+	if q.MaxDeviation > 0 {
+		sel = sel.Where("r.deviation <= ?", q.MaxDeviation)
+	}
+	if q.MinDeviation > 0 {
+		sel = sel.Where("r.deviation > ?", q.MinDeviation)
+	}
+	return sel
+}
+
+// LeaderboardCount counts the leaderboard's lines, Limit and Offset aside.
+func (s *Store) LeaderboardCount(ctx context.Context, q LeaderboardQuery) (int, error) {
+	sel := s.db.NewSelect().
+		TableExpr("ratings AS r").
+		Join("CROSS JOIN accounts AS acc").
+		Where("acc.id = r.player_id")
+	n, err := q.filter(sel).Count(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("count the leaderboard: %w", err)
+	}
+	return int(n), nil
 }
 
 // PlayerGames reads an account's games, newest first; limit 0 reads all.

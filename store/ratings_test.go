@@ -109,10 +109,13 @@ func TestLeaderboard(t *testing.T) {
 			q    LeaderboardQuery
 			want []string
 		}{
-			{LeaderboardQuery{Limit: 10}, []string{"p4", "p3", "p1", "p0"}},
-			{LeaderboardQuery{Limit: 10, MaxDeviation: 110}, []string{"p4", "p0"}},
-			{LeaderboardQuery{Limit: 1, Offset: 1}, []string{"p3"}},
-			{LeaderboardQuery{Bots: true, Limit: 10}, []string{"p5", "p2"}},
+			{LeaderboardQuery{Who: People, Limit: 10}, []string{"p4", "p3", "p1", "p0"}},
+			{LeaderboardQuery{Who: People, Limit: 10, MaxDeviation: 110}, []string{"p4", "p0"}},
+			{LeaderboardQuery{Who: People, Limit: 1, Offset: 1}, []string{"p3"}},
+			{LeaderboardQuery{Who: Programs, Limit: 10}, []string{"p5", "p2"}},
+			{LeaderboardQuery{Limit: 10}, []string{"p5", "p4", "p3", "p2", "p1", "p0"}},
+			{LeaderboardQuery{Limit: 2, Offset: 4}, []string{"p1", "p0"}},
+			{LeaderboardQuery{Limit: 10, MinDeviation: 110}, []string{"p5", "p3", "p1"}},
 		}
 		for _, tt := range tests {
 			got, err := s.Leaderboard(ctx, tt.q)
@@ -125,6 +128,13 @@ func TestLeaderboard(t *testing.T) {
 			}
 			if fmt.Sprint(names) != fmt.Sprint(tt.want) {
 				t.Errorf("%+v: got %v, want %v", tt.q, names, tt.want)
+			}
+			n, err := s.LeaderboardCount(ctx, tt.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.q.Offset == 0 && n != len(tt.want) && tt.q.Limit >= len(tt.want) {
+				t.Errorf("%+v: counted %d, want %d", tt.q, n, len(tt.want))
 			}
 		}
 	})

@@ -18,6 +18,8 @@ type Shell struct {
 	Poll   string
 	// Main names the page for its styles ("lobby", "table", "rules").
 	Main string
+	// Account is the signed-in account's name, "" for a guest.
+	Account string
 }
 
 // Assets are the static files' hashed URLs.
@@ -257,6 +259,8 @@ type Result struct {
 	// PlayAgain: the host may open the next table; Next is its URL once open.
 	CanPlayAgain bool
 	Next         string
+	// Ratings are the rated seats' changes, for a rated game.
+	Ratings []RatingLine
 }
 
 // Page is a whole table page: the shell and, by the game's status, the

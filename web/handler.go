@@ -57,6 +57,9 @@ type Config struct {
 	// Now is the clock the reveal and the clock bar are timed by; nil is
 	// the real one. It must be the tables' clock.
 	Now func() time.Time
+	// Accounts signs people in and reads the leaderboard and the player
+	// pages; nil leaves everyone a guest.
+	Accounts Accounts
 }
 
 // Handler serves the browser pages.
@@ -67,6 +70,8 @@ type Handler struct {
 	stream func(c echo.Context, game string, seat int) error
 	lobby  func(c echo.Context) error
 	now    func() time.Time
+
+	accounts Accounts
 
 	reviewCache reviewCache
 }
@@ -84,7 +89,8 @@ func New(cfg Config) *Handler {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Handler{games: cfg.Games, log: cfg.Logger, assets: a, stream: cfg.Stream, lobby: cfg.LobbyStream, now: cfg.Now}
+	return &Handler{games: cfg.Games, log: cfg.Logger, assets: a, stream: cfg.Stream, lobby: cfg.LobbyStream, now: cfg.Now,
+		accounts: cfg.Accounts}
 }
 
 // Assets are the handler's static files.
@@ -112,7 +118,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	})
 	// The checks are each route's own: a group's middleware would also
 	// answer every unknown path, the API's included.
-	g := routes{e: e, mw: []echo.MiddlewareFunc{sameOrigin, csrf}}
+	g := routes{e: e, mw: []echo.MiddlewareFunc{sameOrigin, csrf, h.signedIn}}
 	g.GET("/", h.lobbyPage)
 	g.GET("/lobby/lists", h.lobbyLists)
 	g.GET("/rules", h.rulesPage)
@@ -132,6 +138,7 @@ func (h *Handler) Register(e *echo.Echo) {
 	for _, a := range []engine.ActionKind{engine.ActPlay, engine.ActCall, engine.ActPass, engine.ActGive} {
 		g.POST("/games/:id/"+string(a), h.move(a))
 	}
+	h.registerAccounts(g)
 }
 
 // routes adds routes with the same middleware.
@@ -176,8 +183,12 @@ func originMatches(origin string, r *http.Request) bool {
 
 // shell is every page's frame for this request.
 func (h *Handler) shell(c echo.Context, title, main string) views.Shell {
+	var signedIn string
+	if a, ok := account(c); ok {
+		signedIn = a.Name
+	}
 	return views.Shell{
-		Title: title,
+		Title: title, Account: signedIn,
 		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
 			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")},
 		CSRF: csrfToken(c),

@@ -53,7 +53,7 @@ func (h *Handler) renderLobby(c echo.Context, status int, problem string) error 
 	}
 	l := views.Lobby{
 		Shell: s, Title: siteTitle, Kicker: siteKicker, Blurb: siteBlurb, Settings: settings(), More: moreSettings(),
-		Bots: defaultBots, MaxBots: engine.MaxSeats - 1, Levels: levelChoices(), Name: lastName(c), Lists: lists,
+		Bots: defaultBots, MaxBots: engine.MaxSeats - 1, Levels: levelChoices(), Name: defaultName(c), Lists: lists,
 		Error: problem,
 	}
 	return render(c, status, views.LobbyView(l))
@@ -281,7 +281,8 @@ func createRequest(c echo.Context) (live.CreateRequest, error) {
 	if pace := engine.Pace(c.FormValue("pace")); pace != "" {
 		opts.Pace = pace
 	}
-	req := live.CreateRequest{HostName: c.FormValue("name"), Options: opts}
+	req := live.CreateRequest{Options: opts}
+	req.HostName, req.HostPlayer = accountName(c, c.FormValue("name"))
 	if v := strings.TrimSpace(c.FormValue("seed")); v != "" {
 		seed, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {

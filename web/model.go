@@ -157,6 +157,7 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	t.Reveal = revealModel(v, nm, now)
 	if v.Phase == engine.PhaseOver {
 		r := resultModel(g, v, nm)
+		r.Ratings = ratingLines(f, nm)
 		t.Result = &r
 	}
 	return t

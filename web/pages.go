@@ -23,8 +23,8 @@ func (h *Handler) join(c echo.Context) error {
 	if seat, _ := h.identify(c, id); seat != engine.Spectator {
 		return redirect(c, "/games/"+id)
 	}
-	name := c.FormValue("name")
-	j, err := h.games.Join(c.Request().Context(), id, name, 0)
+	name, player := accountName(c, c.FormValue("name"))
+	j, err := h.games.Join(c.Request().Context(), id, name, player)
 	if err != nil {
 		if isRefusal(err) && c.Request().Header.Get("HX-Request") != "true" {
 			code, _, msg := describe(err)

@@ -133,8 +133,10 @@ func serve(ctx context.Context, args []string) error {
 			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
 		},
 		LobbyStream: hub.ServeLobby,
+		Accounts:    accounts,
 	}))
-	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts})
+	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts,
+		Standings: accounts})
 	handler := router.New(router.Config{API: apiServer, Web: pages.Load(), Logger: logger})
 	hs := &http.Server{
 		Handler:           handler,

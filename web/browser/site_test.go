@@ -18,6 +18,7 @@ import (
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/players"
 	"bullshit/server"
 	"bullshit/store"
 	"bullshit/web"
@@ -77,7 +78,14 @@ func newSite(t *testing.T, speed float64) *site {
 		st.Close()
 		t.Fatal(err)
 	}
-	pages = web.New(web.Config{Games: s.mgr, Logger: logger, Now: s.clock.Now,
+	// Accounts, on the real clock as the server's: a session's cookie
+	// expires by the browser's clock.
+	accounts, err := players.New(players.Config{Store: st, Logger: logger,
+		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages = web.New(web.Config{Games: s.mgr, Logger: logger, Now: s.clock.Now, Accounts: accounts,
 		Stream: func(c echo.Context, game string, seat int) error {
 			read := func() (live.Frame, error) { return s.mgr.Frame(c.Request().Context(), game, seat) }
 			f, err := read()
@@ -90,7 +98,7 @@ func newSite(t *testing.T, speed float64) *site {
 	})
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
 	handler := server.New(server.Config{API: api.New(api.Config{Games: s.mgr, Hub: hub, Logger: logger,
-		PerAddress: unlimited, PerToken: unlimited}), Web: pages, Logger: logger})
+		PerAddress: unlimited, PerToken: unlimited, Players: accounts, Standings: accounts}), Web: pages, Logger: logger})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
