@@ -191,6 +191,21 @@ func (r *recorder) Close(game string) {
 	r.closed[game]++
 }
 
+// closedCount waits a while for the game's streams to be closed (the
+// outbox closes them from its own goroutine) and says how often they were.
+func (r *recorder) closedCount(game string) int {
+	for range 500 {
+		r.mu.Lock()
+		n := r.closed[game]
+		r.mu.Unlock()
+		if n > 0 {
+			return n
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return 0
+}
+
 // codeOf is the code of a refusal, whichever package refused it.
 func codeOf(err error) string {
 	var le *Error

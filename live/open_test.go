@@ -57,10 +57,7 @@ func TestAnOpenTableClosesAfterAWaitWithoutAJoin(t *testing.T) {
 		t.Errorf("joining once the wait is over: got %v, want conflict", err)
 	}
 	f.checkExpired(id, created.Add(ExpireOpenAfter))
-	f.pub.mu.Lock()
-	closed := f.pub.closed[id]
-	f.pub.mu.Unlock()
-	if closed != 1 {
+	if closed := f.pub.closedCount(id); closed != 1 {
 		t.Errorf("the table's streams were closed %d times, want once", closed)
 	}
 	// It doesn't come back at the next start.
