@@ -119,7 +119,7 @@ func TestResultSheet(t *testing.T) {
 		{"after someone opened the next", ResultSheet(Result{Game: "g", Rows: rows, CanPlayAgain: true, Next: "/games/h"}, false), []check{
 			says("#play-again", "Join the next game"),
 		}},
-		{"a spectator", ResultSheet(Result{Game: "g", Rows: rows}, false), []check{absent("#play-again")}},
+		{"a spectator", ResultSheet(Result{Game: "g", Rows: rows}, false), []check{absent("#play-again"), attrIs("#review-link", "href", "/games/g/review")}},
 	})
 }
 
