@@ -158,9 +158,33 @@ func (e expected) matches(got *State) bool {
 	}
 	gl, wl := got.log, e.s.log
 	got.log, e.s.log = nil, nil
+	gs, ws := got.scratch(), e.s.scratch()
 	same := reflect.DeepEqual(got, e.s)
 	got.log, e.s.log = gl, wl
+	got.restore(gs)
+	e.s.restore(ws)
 	return same
+}
+
+// scratchSpace is what a state keeps only to save allocations (the spare
+// window and the log's chunks): no part of the game.
+type scratchSpace struct {
+	spare     *window
+	cardChunk []Card
+	sizeChunk []Sizes
+	seatChunk []int
+}
+
+// scratch takes the state's scratch space out of it, for comparing states.
+func (s *State) scratch() scratchSpace {
+	sc := scratchSpace{s.spare, s.cardChunk, s.sizeChunk, s.seatChunk}
+	s.spare, s.cardChunk, s.sizeChunk, s.seatChunk = nil, nil, nil, nil
+	return sc
+}
+
+// restore puts back what scratch took.
+func (s *State) restore(sc scratchSpace) {
+	s.spare, s.cardChunk, s.sizeChunk, s.seatChunk = sc.spare, sc.cardChunk, sc.sizeChunk, sc.seatChunk
 }
 
 // checkInvariants checks what must hold after every change. last is the time

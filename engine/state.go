@@ -154,7 +154,14 @@ type State struct {
 	ended  bool // ended early, by the host
 
 	version int
-	log     []Event
+	log     []line
+
+	// spare is the last closed call window, kept to be opened again.
+	spare *window
+	// The chunks the log's lines take their values from (see arena.go).
+	cardChunk []Card
+	sizeChunk []Sizes
+	seatChunk []int
 }
 
 // New deals a game. The seed fixes the shuffle and the dealer (the seed read
@@ -181,6 +188,8 @@ func New(opts Options, seed uint64, now time.Time) (*State, error) {
 	}
 	s.hands = deal(shuffled(opts.Decks(), seed), n, s.dealer)
 	s.turn = (s.dealer + 1) % n
+	// Room for a short game's lines at once rather than many regrowths.
+	s.log = make([]line, 0, 64)
 	s.emit(Event{At: now, Kind: EventDeal, Seat: s.dealer})
 	return s, nil
 }
@@ -296,9 +305,11 @@ func (s *State) Clone() *State {
 	c.tally = s.tally.clone()
 	c.sneaks = slices.Clone(s.sneaks)
 	c.result = slices.Clone(s.result)
+	c.spare = nil
+	c.clipChunks()
 	// Room for a few more lines, so a move tried on the copy does not copy
 	// the whole log again.
-	c.log = append(make([]Event, 0, len(s.log)+8), s.log...)
+	c.log = append(make([]line, 0, len(s.log)+8), s.log...)
 	return &c
 }
 

@@ -1,0 +1,79 @@
+package engine
+
+import "slices"
+
+// The log keeps every line a game makes, so the values its lines point to
+// (cards, sizes, ranks, seats) are carved from chunks the state owns rather
+// than allocated one by one: a play then costs no allocation of its own,
+// only a chunk now and then. Lines never change once written, and a reader
+// of the log gets copies (Event.clone), so a line may share its chunk with
+// others, with the last play, or with a constant table.
+
+// chunk is how many values a fresh chunk holds.
+const chunk = 64
+
+// keepCards copies cards into the state's card chunk and returns the copy,
+// clipped so that appending to it can never write into the chunk.
+func (s *State) keepCards(cards []Card) []Card {
+	if cap(s.cardChunk)-len(s.cardChunk) < len(cards) {
+		s.cardChunk = make([]Card, 0, max(chunk*2, len(cards)))
+	}
+	i := len(s.cardChunk)
+	s.cardChunk = append(s.cardChunk, cards...)
+	return s.cardChunk[i:len(s.cardChunk):len(s.cardChunk)]
+}
+
+// keepSizes stores sizes in the state's chunk and points to it there.
+func (s *State) keepSizes(sizes Sizes) *Sizes {
+	if len(s.sizeChunk) == cap(s.sizeChunk) {
+		s.sizeChunk = make([]Sizes, 0, chunk/4)
+	}
+	s.sizeChunk = append(s.sizeChunk, sizes)
+	return &s.sizeChunk[len(s.sizeChunk)-1]
+}
+
+// keepSeats copies seats into the state's seat chunk, clipped.
+func (s *State) keepSeats(seats ...int) []int {
+	if cap(s.seatChunk)-len(s.seatChunk) < len(seats) {
+		s.seatChunk = make([]int, 0, max(chunk/2, len(seats)))
+	}
+	i := len(s.seatChunk)
+	s.seatChunk = append(s.seatChunk, seats...)
+	return s.seatChunk[i:len(s.seatChunk):len(s.seatChunk)]
+}
+
+// rankRefs and seatRefs are constant values for lines to point to: nothing
+// writes through a line's pointers.
+var (
+	rankRefs = func() (r [Ranks]Rank) {
+		for i := range r {
+			r[i] = Rank(i)
+		}
+		return r
+	}()
+	seatRefs = func() (r [MaxSeats]int) {
+		for i := range r {
+			r[i] = i
+		}
+		return r
+	}()
+)
+
+// rankRef points to a constant copy of r.
+func rankRef(r Rank) *Rank { return &rankRefs[r] }
+
+// seatRef points to a constant copy of seat.
+func seatRef(seat int) *int {
+	if seat < 0 || seat >= MaxSeats {
+		return ptr(seat)
+	}
+	return &seatRefs[seat]
+}
+
+// clipChunks makes a copy of the state start its own chunks, so that the
+// two never write into the same one.
+func (s *State) clipChunks() {
+	s.cardChunk = slices.Clip(s.cardChunk)
+	s.sizeChunk = slices.Clip(s.sizeChunk)
+	s.seatChunk = slices.Clip(s.seatChunk)
+}
