@@ -3,7 +3,7 @@ package engine
 import "slices"
 
 // The log keeps every line a game makes, so the values its lines point to
-// (cards, sizes, ranks, seats) are carved from chunks the state owns rather
+// (cards, sizes, ranks, seats) are carved from arrays the state owns rather
 // than allocated one by one: a play then costs no allocation of its own,
 // only a chunk now and then. Lines never change once written, and a reader
 // of the log gets copies (Event.clone), so a line may share its chunk with
@@ -12,15 +12,27 @@ import "slices"
 // chunk is how many values a fresh chunk holds.
 const chunk = 64
 
-// keepCards copies cards into the state's card chunk and returns the copy,
-// clipped so that appending to it can never write into the chunk.
+// keepCards copies cards to the end of the state's cards and returns the
+// copy, clipped so that appending to it can never write into them.
 func (s *State) keepCards(cards []Card) []Card {
-	if cap(s.cardChunk)-len(s.cardChunk) < len(cards) {
-		s.cardChunk = make([]Card, 0, max(chunk*2, len(cards)))
+	i := len(s.cards)
+	s.cards = append(s.cards, cards...)
+	return s.cards[i:len(s.cards):len(s.cards)]
+}
+
+// cardsRef is where cards lie in the state's cards, as a line records them:
+// they must be the last ones kept, or none. Lines carry their cards this
+// way, five bytes rather than a slice's twenty-four.
+func (s *State) cardsRef(cards []Card) (first uint32, n uint8) {
+	if len(cards) == 0 {
+		return 0, 0
 	}
-	i := len(s.cardChunk)
-	s.cardChunk = append(s.cardChunk, cards...)
-	return s.cardChunk[i:len(s.cardChunk):len(s.cardChunk)]
+	i := len(s.cards) - len(cards)
+	if i < 0 || &s.cards[i] != &cards[0] {
+		i = len(s.cards)
+		s.cards = append(s.cards, cards...)
+	}
+	return uint32(i), uint8(len(cards))
 }
 
 // keepSizes stores sizes in the state's chunk and points to it there.
@@ -73,7 +85,7 @@ func seatRef(seat int) *int {
 // clipChunks makes a copy of the state start its own chunks, so that the
 // two never write into the same one.
 func (s *State) clipChunks() {
-	s.cardChunk = slices.Clip(s.cardChunk)
+	s.cards = slices.Clip(s.cards)
 	s.sizeChunk = slices.Clip(s.sizeChunk)
 	s.seatChunk = slices.Clip(s.seatChunk)
 }

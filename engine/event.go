@@ -58,7 +58,7 @@ func (s *State) Log(seat int) []Event {
 	out := make([]Event, 0, len(s.log))
 	for i := range s.log {
 		if l := &s.log[i]; s.phase == PhaseOver || l.toldTo(seat) {
-			out = append(out, l.event())
+			out = append(out, s.event(l))
 		}
 	}
 	return out

@@ -13,22 +13,37 @@ import (
 // Events.
 type line struct {
 	At    time.Time
-	Kind  EventKind
-	Cards []Card // from the state's chunks; never changed
-	Sizes *Sizes // likewise
+	Sizes *Sizes // from the state's chunks; never changed
 	more  *lineMore
+	// The line's cards are the state's cards[first:first+n].
+	first uint32
 	No    int32
 	Claim int16
 	Given int16
+	n     uint8
+	kind  uint8 // the index of its kind in eventKinds
 	Seat  int8
 	Place int8
-	// caller and rank are only set when hasCaller and hasRank say so.
-	caller, rank       int8
-	hasCaller, hasRank bool
-	Out                bool
-	toLen              int8 // how many seats of to the line is told to; 0 is everyone
-	to                 [2]int8
+	// caller and rank are only set when the flags say so.
+	caller, rank int8
+	flags        uint8
+	toLen        int8 // how many seats of to the line is told to; 0 is everyone
+	to           [2]int8
 }
+
+// The line's flags.
+const (
+	lineOut uint8 = 1 << iota
+	lineHasCaller
+	lineHasRank
+)
+
+// eventKinds are the kinds of line, by the number a line keeps for them.
+var eventKinds = [...]EventKind{EventDeal, EventPlay, EventMine, EventPass, EventShouted, EventOut, EventStood,
+	EventCalled, EventGave, EventHanded, EventOver, EventResumed}
+
+// Kind is the line's kind.
+func (l *line) Kind() EventKind { return eventKinds[l.kind] }
 
 // lineMore are the fields only a few lines have.
 type lineMore struct {
@@ -41,14 +56,25 @@ type lineMore struct {
 // its type's limit: seats by MaxSeats, plays by PlayCap, cards by the decks.
 func (s *State) emit(e Event) {
 	l := line{
-		At: e.At, Kind: e.Kind, Cards: e.Cards, Sizes: e.Sizes,
-		No: int32(e.No), Claim: int16(e.Claim), Given: int16(e.Given), Seat: int8(e.Seat), Place: int8(e.Place), Out: e.Out,
+		At: e.At, Sizes: e.Sizes,
+		No: int32(e.No), Claim: int16(e.Claim), Given: int16(e.Given), Seat: int8(e.Seat), Place: int8(e.Place),
 	}
+	if e.Out {
+		l.flags |= lineOut
+	}
+	kind := slices.Index(eventKinds[:], e.Kind)
+	if kind < 0 {
+		panic("engine: a line of no known kind")
+	}
+	l.kind = uint8(kind)
+	l.first, l.n = s.cardsRef(e.Cards)
 	if e.Caller != nil {
-		l.caller, l.hasCaller = int8(*e.Caller), true
+		l.caller = int8(*e.Caller)
+		l.flags |= lineHasCaller
 	}
 	if e.Rank != nil {
-		l.rank, l.hasRank = int8(*e.Rank), true
+		l.rank = int8(*e.Rank)
+		l.flags |= lineHasRank
 	}
 	if len(e.To) > len(l.to) {
 		panic("engine: a private line told to more than two seats")
@@ -79,17 +105,26 @@ func (l *line) toldTo(seat int) bool {
 	return slices.Contains(l.to[:l.toLen], int8(seat))
 }
 
+// cards are the line's cards, as the state keeps them: not to be changed.
+func (s *State) cardsOf(l *line) []Card {
+	if l.n == 0 {
+		return nil
+	}
+	end := int(l.first) + int(l.n)
+	return s.cards[l.first:end:end]
+}
+
 // event is the line as an Event, with copies of everything it points to, so
 // no reader of the log can change the state's own lines.
-func (l *line) event() Event {
+func (s *State) event(l *line) Event {
 	e := Event{
-		At: l.At, Kind: l.Kind, No: int(l.No), Seat: int(l.Seat), Claim: int(l.Claim), Out: l.Out,
-		Cards: slices.Clone(l.Cards), Given: int(l.Given), Place: int(l.Place),
+		At: l.At, Kind: l.Kind(), No: int(l.No), Seat: int(l.Seat), Claim: int(l.Claim), Out: l.flags&lineOut != 0,
+		Cards: slices.Clone(s.cardsOf(l)), Given: int(l.Given), Place: int(l.Place),
 	}
-	if l.hasCaller {
+	if l.flags&lineHasCaller != 0 {
 		e.Caller = ptr(int(l.caller))
 	}
-	if l.hasRank {
+	if l.flags&lineHasRank != 0 {
 		e.Rank = ptr(Rank(l.rank))
 	}
 	if l.Sizes != nil {

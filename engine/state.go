@@ -158,8 +158,9 @@ type State struct {
 
 	// spare is the last closed call window, kept to be opened again.
 	spare *window
-	// The chunks the log's lines take their values from (see arena.go).
-	cardChunk []Card
+	// cards are every card the log's lines show, and sizeChunk and
+	// seatChunk the chunks their other values come from (see arena.go).
+	cards     []Card
 	sizeChunk []Sizes
 	seatChunk []int
 }
@@ -286,8 +287,10 @@ func (s *State) Clone() *State {
 	}
 	c.pile = slices.Clone(s.pile)
 	if s.last != nil {
+		// The play's cards are shared: they lie in the state's cards,
+		// which nothing changes, and the copy's line for them must find
+		// them there as the original's does.
 		l := *s.last
-		l.cards = slices.Clone(s.last.cards)
 		c.last = &l
 	}
 	if s.win != nil {

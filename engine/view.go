@@ -203,7 +203,7 @@ func (s *State) moves() []ActionKind {
 // lastCalled is the index of the newest "called" line of the log.
 func (s *State) lastCalled() int {
 	for i := len(s.log) - 1; i >= 0; i-- {
-		if s.log[i].Kind == EventCalled {
+		if s.log[i].Kind() == EventCalled {
 			return i
 		}
 	}
