@@ -45,6 +45,9 @@ func (s *Store) EachRunning(ctx context.Context, parts int, each func(Running) e
 	if err != nil {
 		return fmt.Errorf("read the games being played: %w", err)
 	}
+	if len(rows) == 0 {
+		return nil
+	}
 	games := make(map[string]*Running, len(rows))
 	for i := range rows {
 		g, err := rows[i].game()

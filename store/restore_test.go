@@ -21,6 +21,12 @@ func TestEachRunning(t *testing.T) {
 	forEachDB(t, func(t *testing.T, db testDB) {
 		ctx := context.Background()
 		s := newStore(t, db)
+		if err := s.EachRunning(ctx, 2, func(r Running) error {
+			t.Errorf("with no game: got game %s", r.Game.ID)
+			return nil
+		}); err != nil {
+			t.Errorf("with no game: %v", err)
+		}
 		// The actions of the live games are stored interleaved, as tables
 		// playing at once store them.
 		games := []struct {
