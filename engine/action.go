@@ -181,7 +181,13 @@ func (s *State) call(a Action, now time.Time) *Error {
 		// The first call: the cards stay down for the grace, and the
 		// reveal's first beat starts now and holds it.
 		s.phase = PhaseShout
-		s.shout = &shout{callers: []int{a.Seat}, first: now, closes: now.Add(s.opts.Grace)}
+		sh := s.spareShout
+		s.spareShout = nil
+		if sh == nil {
+			sh = &shout{callers: make([]int, 0, s.n)}
+		}
+		*sh = shout{callers: append(sh.callers[:0], a.Seat), first: now, closes: now.Add(s.opts.Grace)}
+		s.shout = sh
 		s.emit(Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
 	default:
 		s.closeWindow()
@@ -210,6 +216,7 @@ func (s *State) settleShout(now time.Time) {
 	s.closeWindow()
 	s.shout = nil
 	s.showdown(winner, others, sh.first, now)
+	s.spareShout = sh // others is a slice of its own
 }
 
 func (s *State) pass(a Action, now time.Time) *Error {

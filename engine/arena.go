@@ -27,8 +27,10 @@ func (s *State) cardsRef(cards []Card) (first uint32, n uint8) {
 	if len(cards) == 0 {
 		return 0, 0
 	}
+	// The cards of a play are kept once for its private line and the line
+	// that turns it up: they are the last kept when it is called.
 	i := len(s.cards) - len(cards)
-	if i < 0 || &s.cards[i] != &cards[0] {
+	if i < 0 || !slices.Equal(s.cards[i:], cards) {
 		i = len(s.cards)
 		s.cards = append(s.cards, cards...)
 	}
@@ -82,10 +84,13 @@ func seatRef(seat int) *int {
 	return &seatRefs[seat]
 }
 
-// clipChunks makes a copy of the state start its own chunks, so that the
-// two never write into the same one.
-func (s *State) clipChunks() {
-	s.cards = slices.Clip(s.cards)
-	s.sizeChunk = slices.Clip(s.sizeChunk)
-	s.seatChunk = slices.Clip(s.seatChunk)
+// roomForMoves gives a copy of the state arrays of its own, with room for
+// the next few moves, so that a move tried on a copy (a bot's or a test's)
+// costs no allocation, and the two never write into the same array.
+func (s *State) roomForMoves() {
+	s.cards = append(make([]Card, 0, len(s.cards)+16), s.cards...)
+	s.sizeChunk = make([]Sizes, 0, 2)
+	s.seatChunk = make([]int, 0, 4)
+	s.spare = &window{passed: make([]bool, s.n)}
+	s.spareShout = &shout{callers: make([]int, 0, s.n)}
 }

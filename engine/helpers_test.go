@@ -178,21 +178,22 @@ func (s *State) events(from int) []Event {
 // scratchSpace is what a state keeps only to save allocations (the spare
 // window and the log's chunks): no part of the game.
 type scratchSpace struct {
-	spare     *window
-	sizeChunk []Sizes
-	seatChunk []int
+	spare      *window
+	spareShout *shout
+	sizeChunk  []Sizes
+	seatChunk  []int
 }
 
 // scratch takes the state's scratch space out of it, for comparing states.
 func (s *State) scratch() scratchSpace {
-	sc := scratchSpace{s.spare, s.sizeChunk, s.seatChunk}
-	s.spare, s.sizeChunk, s.seatChunk = nil, nil, nil
+	sc := scratchSpace{s.spare, s.spareShout, s.sizeChunk, s.seatChunk}
+	s.spare, s.spareShout, s.sizeChunk, s.seatChunk = nil, nil, nil, nil
 	return sc
 }
 
 // restore puts back what scratch took.
 func (s *State) restore(sc scratchSpace) {
-	s.spare, s.sizeChunk, s.seatChunk = sc.spare, sc.sizeChunk, sc.seatChunk
+	s.spare, s.spareShout, s.sizeChunk, s.seatChunk = sc.spare, sc.spareShout, sc.sizeChunk, sc.seatChunk
 }
 
 // checkInvariants checks what must hold after every change. last is the time

@@ -156,8 +156,10 @@ type State struct {
 	version int
 	log     []line
 
-	// spare is the last closed call window, kept to be opened again.
-	spare *window
+	// spare is the last closed call window and spareShout the last
+	// settled shout, kept to be used again.
+	spare      *window
+	spareShout *shout
 	// cards are every card the log's lines show, and sizeChunk and
 	// seatChunk the chunks their other values come from (see arena.go).
 	cards     []Card
@@ -190,7 +192,7 @@ func New(opts Options, seed uint64, now time.Time) (*State, error) {
 	s.hands = deal(shuffled(opts.Decks(), seed), n, s.dealer)
 	s.turn = (s.dealer + 1) % n
 	// Room for a short game's lines at once rather than many regrowths.
-	s.log = make([]line, 0, 64)
+	s.log, s.cards = make([]line, 0, 64), make([]Card, 0, 64)
 	s.emit(Event{At: now, Kind: EventDeal, Seat: s.dealer})
 	return s, nil
 }
@@ -287,10 +289,8 @@ func (s *State) Clone() *State {
 	}
 	c.pile = slices.Clone(s.pile)
 	if s.last != nil {
-		// The play's cards are shared: they lie in the state's cards,
-		// which nothing changes, and the copy's line for them must find
-		// them there as the original's does.
 		l := *s.last
+		l.cards = slices.Clone(s.last.cards)
 		c.last = &l
 	}
 	if s.win != nil {
@@ -308,8 +308,7 @@ func (s *State) Clone() *State {
 	c.tally = s.tally.clone()
 	c.sneaks = slices.Clone(s.sneaks)
 	c.result = slices.Clone(s.result)
-	c.spare = nil
-	c.clipChunks()
+	c.roomForMoves()
 	// Room for a few more lines, so a move tried on the copy does not copy
 	// the whole log again.
 	c.log = append(make([]line, 0, len(s.log)+8), s.log...)
