@@ -6,8 +6,8 @@ import "slices"
 // (cards, sizes, ranks, seats) are carved from arrays the state owns rather
 // than allocated one by one: a play then costs no allocation of its own,
 // only a chunk now and then. Lines never change once written, and a reader
-// of the log gets copies (Event.clone), so a line may share its chunk with
-// others, with the last play, or with a constant table.
+// of the log gets copies (State.event), so a line may share its values with
+// other lines, with the last play, or with a constant table.
 
 // chunk is how many values a fresh chunk holds.
 const chunk = 64
@@ -21,8 +21,9 @@ func (s *State) keepCards(cards []Card) []Card {
 }
 
 // cardsRef is where cards lie in the state's cards, as a line records them:
-// they must be the last ones kept, or none. Lines carry their cards this
-// way, five bytes rather than a slice's twenty-four.
+// the last ones kept when they are the same, else a copy kept after them.
+// Lines carry their cards this way, five bytes rather than a slice's
+// twenty-four.
 func (s *State) cardsRef(cards []Card) (first uint32, n uint8) {
 	if len(cards) == 0 {
 		return 0, 0
