@@ -58,7 +58,9 @@ report:
 	$(GO) run ./cmd/bullshit anchors -games 1000 -doc docs/bullshit.md
 
 # Runs all-bot tables through the live runtime with the real SQLite store and
-# clock, and prints actions a second, lateness, memory and publish latency.
+# clock, and prints the time to start them, actions a second, lateness,
+# memory per table, publish latency and the time to rebuild them after a
+# restart: make loadtest TABLES=20000 for the issue's figure.
 TABLES ?= 1000
 DURATION ?= 60s
 loadtest:

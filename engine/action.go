@@ -114,7 +114,9 @@ func (s *State) play(a Action, now time.Time) *Error {
 	}
 
 	handBefore, pileBefore := Seen(len(hand), HandKind), Seen(len(s.pile), PileKind)
-	cards := slices.Clone(a.Cards)
+	// One copy of the cards serves the last play and its private line:
+	// neither ever changes.
+	cards := s.keepCards(a.Cards)
 	s.hands[a.Seat] = remove(hand, cards)
 	s.pile = append(s.pile, cards...)
 	s.plays++
@@ -122,7 +124,12 @@ func (s *State) play(a Action, now time.Time) *Error {
 		s.sneaks[a.Seat]++
 	}
 	out := len(s.hands[a.Seat]) == 0
-	s.last = &Play{
+	if s.last == nil {
+		// The state owns its last play (Clone copies it), so each play
+		// after the first reuses it.
+		s.last = new(Play)
+	}
+	*s.last = Play{
 		No: s.plays, Seat: a.Seat, Rank: RankAt(s.rank), Claim: claim, Out: out, Caller: -1,
 		Sizes: Sizes{
 			Hand: [2]Range{handBefore, Seen(len(s.hands[a.Seat]), HandKind)},
@@ -130,15 +137,35 @@ func (s *State) play(a Action, now time.Time) *Error {
 		},
 		cards: cards,
 	}
-	sizes := s.last.Sizes
-	s.emit(Event{At: now, Kind: EventPlay, No: s.plays, Seat: a.Seat, Rank: ptr(s.last.Rank), Claim: claim, Out: out, Sizes: &sizes})
-	s.emit(Event{At: now, Kind: EventMine, No: s.plays, Seat: a.Seat, Claim: claim, Cards: slices.Clone(cards), To: []int{a.Seat}})
+	s.emit(Event{At: now, Kind: EventPlay, No: s.plays, Seat: a.Seat, Rank: rankRef(s.last.Rank), Claim: claim, Out: out, Sizes: s.keepSizes(s.last.Sizes)})
+	s.emit(Event{At: now, Kind: EventMine, No: s.plays, Seat: a.Seat, Claim: claim, Cards: cards, To: s.keepSeats(a.Seat)})
 	// Everyone else may call it for the window's length. It is a shout, not
 	// a sealed pick: the first call settles it, and letting the time run out
 	// lets the play go.
 	s.phase = PhaseCall
-	s.win = &window{no: s.plays, passed: make([]bool, s.n), closes: now.Add(s.opts.Window)}
+	s.openWindow(now.Add(s.opts.Window))
 	return nil
+}
+
+// openWindow opens the call window on the last play, until closes, reusing
+// the window last closed.
+func (s *State) openWindow(closes time.Time) {
+	w := s.spare
+	s.spare = nil
+	if w == nil {
+		w = &window{passed: make([]bool, s.n)}
+	}
+	clear(w.passed)
+	w.no, w.closes = s.plays, closes
+	s.win = w
+}
+
+// closeWindow closes the call window, keeping it to open again.
+func (s *State) closeWindow() {
+	if s.win != nil {
+		s.spare = s.win
+	}
+	s.win = nil
 }
 
 func (s *State) call(a Action, now time.Time) *Error {
@@ -154,10 +181,16 @@ func (s *State) call(a Action, now time.Time) *Error {
 		// The first call: the cards stay down for the grace, and the
 		// reveal's first beat starts now and holds it.
 		s.phase = PhaseShout
-		s.shout = &shout{callers: []int{a.Seat}, first: now, closes: now.Add(s.opts.Grace)}
+		sh := s.spareShout
+		s.spareShout = nil
+		if sh == nil {
+			sh = &shout{callers: make([]int, 0, s.n)}
+		}
+		*sh = shout{callers: append(sh.callers[:0], a.Seat), first: now, closes: now.Add(s.opts.Grace)}
+		s.shout = sh
 		s.emit(Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
 	default:
-		s.win = nil
+		s.closeWindow()
 		s.showdown(a.Seat, nil, now, now)
 	}
 	return nil
@@ -180,8 +213,10 @@ func (s *State) settleShout(now time.Time) {
 			others = append(others, c)
 		}
 	}
-	s.win, s.shout = nil, nil
+	s.closeWindow()
+	s.shout = nil
 	s.showdown(winner, others, sh.first, now)
+	s.spareShout = sh // others is a slice of its own
 }
 
 func (s *State) pass(a Action, now time.Time) *Error {
@@ -252,13 +287,13 @@ func (s *State) answering(a Action) *Error {
 // calledTogether reports whether seat called the last play within the grace
 // of its first call and lost it to a seat nearer the player's left.
 func (s *State) calledTogether(seat int) bool {
-	sd := s.log[s.lastCalled()].Showdown
+	sd := s.log[s.lastCalled()].showdown()
 	return slices.Contains(sd.Together, seat)
 }
 
 // stand lets the last play stand: its player wins if it was their last card.
 func (s *State) stand(now time.Time) {
-	s.win = nil
+	s.closeWindow()
 	s.emit(Event{At: now, Kind: EventStood, No: s.last.No, Seat: s.last.Seat})
 	if s.last.Out {
 		s.goOut(s.last.Seat, now)
@@ -302,7 +337,7 @@ func (s *State) give(a Action, now time.Time) *Error {
 	}
 	if s.phase != PhaseGive {
 		if s.phase == PhasePlay && s.last != nil && s.last.Caller == a.Seat && a.No == s.last.No &&
-			s.log[s.lastCalled()].Showdown.Given > 0 {
+			s.log[s.lastCalled()].showdown().Given > 0 {
 			return refuse(CodeStale, "You've handed that over already.")
 		}
 		return refuse(CodeNotYourTurn, "There's nothing to hand over now.")
@@ -322,12 +357,12 @@ func (s *State) give(a Action, now time.Time) *Error {
 
 func (s *State) handOver(cards []Card, now time.Time) {
 	from, to := s.last.Caller, s.last.Seat
-	cards = slices.Clone(cards)
+	cards = s.keepCards(cards)
 	s.hands[from] = remove(s.hands[from], cards)
 	s.hands[to] = append(s.hands[to], cards...)
 	sortCards(s.hands[to])
-	s.emit(Event{At: now, Kind: EventGave, No: s.last.No, Seat: to, Caller: ptr(from), Given: len(cards)})
-	s.emit(Event{At: now, Kind: EventHanded, No: s.last.No, Seat: to, Caller: ptr(from), Cards: cards, To: []int{from, to}})
+	s.emit(Event{At: now, Kind: EventGave, No: s.last.No, Seat: to, Caller: seatRef(from), Given: len(cards)})
+	s.emit(Event{At: now, Kind: EventHanded, No: s.last.No, Seat: to, Caller: seatRef(from), Cards: cards, To: s.keepSeats(from, to)})
 	s.owed = 0
 	s.advance(now)
 }

@@ -95,3 +95,26 @@ func BenchmarkView(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkReplay plays a recorded random-policy game through a fresh state,
+// as a restart or a review does: the cost of one accepted action (a play,
+// call, pass or hand-over, with every deadline between them settled), the
+// log's chunks amortised over the game as they are in play.
+func BenchmarkReplay(b *testing.B) {
+	d := newDriver(b, Standard(4), 7)
+	d.play(b, nil)
+	plays := d.s.plays
+	for b.Loop() {
+		s, err := New(Standard(4), 7, t0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, ta := range d.applied {
+			if err := s.Apply(ta.a, ta.at); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(plays), "ns/play")
+	b.ReportMetric(float64(len(d.applied)), "actions/game")
+}

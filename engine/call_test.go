@@ -86,7 +86,7 @@ func TestWindow(t *testing.T) {
 			if s.Phase() != PhasePlay || s.Turn() != 1 || s.View(1).Rank != Two {
 				t.Fatalf("got phase %v turn %d rank %v, want seat 1 to play 2s", s.Phase(), s.Turn(), s.View(1).Rank)
 			}
-			stood := s.log[len(s.log)-1]
+			stood := s.event(&s.log[len(s.log)-1])
 			if stood.Kind != EventStood || !stood.At.Equal(at(tt.wantAt)) {
 				t.Errorf("got last line %v at %v, want stood at %v", stood.Kind, stood.At, at(tt.wantAt))
 			}

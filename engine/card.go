@@ -110,6 +110,13 @@ func (c Card) Deck() int { return int(c) / 52 }
 
 // String is the card's code, as the API writes it.
 func (c Card) String() string {
+	if int(c) < len(cardCodes) {
+		return cardCodes[c]
+	}
+	return c.code()
+}
+
+func (c Card) code() string {
 	s := c.Rank().String() + suitChars[c.Suit():c.Suit()+1]
 	if c.Deck() > 0 {
 		s += "2"
@@ -118,7 +125,23 @@ func (c Card) String() string {
 }
 
 // Name is the card in words: "ace of spades".
-func (c Card) Name() string { return c.Rank().Name(false) + " of " + suitNames[c.Suit()] }
+func (c Card) Name() string {
+	if int(c) < len(cardNames) {
+		return cardNames[c]
+	}
+	return c.name()
+}
+
+func (c Card) name() string { return c.Rank().Name(false) + " of " + suitNames[c.Suit()] }
+
+// cardCodes and cardNames are every card's code and name, made once: the
+// views and reveals of a busy server write them many times a second.
+var cardCodes, cardNames = func() (codes, names [2 * 52]string) {
+	for i := range codes {
+		codes[i], names[i] = Card(i).code(), Card(i).name()
+	}
+	return codes, names
+}()
 
 // ParseCard reads a card code such as "AS", "10h", "TD" or "KC2".
 func ParseCard(s string) (Card, error) {

@@ -107,12 +107,15 @@ func (s *State) Deciding() []Decider {
 	case PhasePlay:
 		return []Decider{{s.turn, ThinkTurn}}
 	case PhaseCall, PhaseShout:
-		var ds []Decider
+		ds := make([]Decider, 0, s.n-1)
 		for seat := range s.n {
 			if seat != s.last.Seat && !s.win.passed[seat] && !s.isOut(seat) &&
 				(s.shout == nil || !slices.Contains(s.shout.callers, seat)) {
 				ds = append(ds, Decider{seat, listenKind(seat, s.plays)})
 			}
+		}
+		if len(ds) == 0 {
+			return nil
 		}
 		return ds
 	case PhaseGive:

@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"slices"
-	"time"
-)
+import "time"
 
 // EventKind names a line of the game's log.
 type EventKind string
@@ -52,8 +49,6 @@ type Event struct {
 	Since time.Time `json:"since,omitzero"`
 }
 
-func (s *State) emit(e Event) { s.log = append(s.log, e) }
-
 func ptr[T any](v T) *T { return &v }
 
 // Log is the log as seat sees it: every public line and the private lines
@@ -61,33 +56,12 @@ func ptr[T any](v T) *T { return &v }
 // sees the public lines; once the game is over everything is public.
 func (s *State) Log(seat int) []Event {
 	out := make([]Event, 0, len(s.log))
-	for _, e := range s.log {
-		if e.To == nil || s.phase == PhaseOver || slices.Contains(e.To, seat) {
-			out = append(out, e.clone())
+	for i := range s.log {
+		if l := &s.log[i]; s.phase == PhaseOver || l.toldTo(seat) {
+			out = append(out, s.event(l))
 		}
 	}
 	return out
-}
-
-// clone copies everything a line points to, so no reader of the log can
-// change the state's own copy.
-func (e Event) clone() Event {
-	e.Cards, e.Result, e.To = slices.Clone(e.Cards), slices.Clone(e.Result), slices.Clone(e.To)
-	if e.Rank != nil {
-		e.Rank = ptr(*e.Rank)
-	}
-	if e.Caller != nil {
-		e.Caller = ptr(*e.Caller)
-	}
-	if e.Sizes != nil {
-		e.Sizes = ptr(*e.Sizes)
-	}
-	if e.Showdown != nil {
-		sd := *e.Showdown
-		sd.Cards, sd.Together = slices.Clone(sd.Cards), slices.Clone(sd.Together)
-		e.Showdown = &sd
-	}
-	return e
 }
 
 // LogLen is the number of lines in the complete log.

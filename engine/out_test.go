@@ -51,7 +51,7 @@ func TestGoingOut(t *testing.T) {
 			if !s.Over() || s.Capped() {
 				t.Fatalf("got phase %v capped %v, want seat 0 to win", s.Phase(), s.Capped())
 			}
-			over := s.log[len(s.log)-1]
+			over := s.event(&s.log[len(s.log)-1])
 			if over.Kind != EventOver || over.Seat != 0 || !over.At.Equal(at(tt.wonAt)) {
 				t.Errorf("got last line %+v, want seat 0 winning at %v", over, at(tt.wonAt))
 			}

@@ -28,7 +28,7 @@ func TestPlayOnForPlaces(t *testing.T) {
 	if v := s.View(2); v.Seats[0].Out != 1 || v.Playing() != 4 {
 		t.Errorf("got seat 0 out %d and %d playing, want place 1 and 4 playing", v.Seats[0].Out, v.Playing())
 	}
-	if e := s.log[len(s.log)-1]; e.Kind != EventOut || e.Seat != 0 || e.Place != 1 {
+	if e := s.event(&s.log[len(s.log)-1]); e.Kind != EventOut || e.Seat != 0 || e.Place != 1 {
 		t.Errorf("got the log's last line %+v, want seat 0 out in place 1", e)
 	}
 	// Seat 0, out, can neither call nor let a play go, and decides nothing.

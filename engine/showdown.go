@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"slices"
 	"strings"
 	"time"
 )
@@ -80,16 +79,16 @@ func (s *State) showdown(caller int, together []int, start, now time.Time) {
 	s.hands[loser] = append(s.hands[loser], s.pile...)
 	sortCards(s.hands[loser])
 	t.Pickups[loser]++
-	s.pile = nil
+	s.pile = s.pile[:0] // its cards were copied to the loser's hand
 	// The caller keeps one card at least: a call never puts anyone out.
 	give := max(0, min(s.opts.Penalty.Owed(sneaked), len(s.hands[caller])-1))
 	last.Shown, last.Caller = true, caller
-	sd := Showdown{Caller: caller, Seat: last.Seat, Cards: slices.Clone(last.cards), Truth: truth,
+	sd := &Showdown{Caller: caller, Seat: last.Seat, Cards: last.cards, Truth: truth,
 		Sneaked: sneaked, Loser: loser, Took: took, Given: give, Together: together}
-	s.emit(Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: ptr(caller), Rank: ptr(last.Rank),
-		Claim: last.Claim, Cards: slices.Clone(last.cards), Showdown: &sd})
+	s.emit(Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: seatRef(caller), Rank: rankRef(last.Rank),
+		Claim: last.Claim, Cards: last.cards, Showdown: sd})
 
-	s.beats = revealBeats(start, last, sd, s.rules.Beats)
+	s.beats = revealBeats(start, last, *sd, s.rules.Beats)
 	s.phase = PhaseReveal
 	s.until = start.Add(s.rules.RevealTime())
 	s.next = afterNext
@@ -100,10 +99,16 @@ func (s *State) showdown(caller int, together []int, start, now time.Time) {
 }
 
 func revealBeats(now time.Time, last *Play, sd Showdown, lasts map[Cue]time.Duration) []Beat {
-	names := make([]string, len(sd.Cards))
+	var flip strings.Builder
+	flip.Grow(len("The play is turned up: .") + 20*len(sd.Cards))
+	flip.WriteString("The play is turned up: ")
 	for i, c := range sd.Cards {
-		names[i] = c.Name()
+		if i > 0 {
+			flip.WriteString(", ")
+		}
+		flip.WriteString(c.Name())
 	}
+	flip.WriteString(".")
 	verdict := "It was the truth."
 	switch {
 	case sd.Sneaked > 0:
@@ -120,7 +125,7 @@ func revealBeats(now time.Time, last *Play, sd Showdown, lasts map[Cue]time.Dura
 		say string
 	}{
 		{CueShout, shoutSay(sd)},
-		{CueFlip, "The play is turned up: " + strings.Join(names, ", ") + "."},
+		{CueFlip, flip.String()},
 		{CueVerdict, verdict},
 		{CueTake, take},
 	}

@@ -154,7 +154,17 @@ type State struct {
 	ended  bool // ended early, by the host
 
 	version int
-	log     []Event
+	log     []line
+
+	// spare is the last closed call window and spareShout the last
+	// settled shout, kept to be used again.
+	spare      *window
+	spareShout *shout
+	// cards are every card the log's lines show, and sizeChunk and
+	// seatChunk the chunks their other values come from (see arena.go).
+	cards     []Card
+	sizeChunk []Sizes
+	seatChunk []int
 }
 
 // New deals a game. The seed fixes the shuffle and the dealer (the seed read
@@ -181,6 +191,8 @@ func New(opts Options, seed uint64, now time.Time) (*State, error) {
 	}
 	s.hands = deal(shuffled(opts.Decks(), seed), n, s.dealer)
 	s.turn = (s.dealer + 1) % n
+	// Room for a short game's lines at once rather than many regrowths.
+	s.log, s.cards = make([]line, 0, 64), make([]Card, 0, 64)
 	s.emit(Event{At: now, Kind: EventDeal, Seat: s.dealer})
 	return s, nil
 }
@@ -296,9 +308,10 @@ func (s *State) Clone() *State {
 	c.tally = s.tally.clone()
 	c.sneaks = slices.Clone(s.sneaks)
 	c.result = slices.Clone(s.result)
+	c.roomForMoves()
 	// Room for a few more lines, so a move tried on the copy does not copy
 	// the whole log again.
-	c.log = append(make([]Event, 0, len(s.log)+8), s.log...)
+	c.log = append(make([]line, 0, len(s.log)+8), s.log...)
 	return &c
 }
 

@@ -140,6 +140,7 @@ func (s *State) View(seat int) View {
 	if seat != Spectator {
 		v.Hand = slices.Clone(s.hands[seat])
 	}
+	v.Seats = make([]SeatView, 0, s.n)
 	for i, h := range s.hands {
 		sv := SeatView{Seat: i, Hand: Seen(len(h), HandKind), Calls: s.tally.Calls[i], Right: s.tally.Right[i],
 			Lies: s.tally.Lies[i], Caught: s.tally.Caught[i], Pickups: s.tally.Pickups[i]}
@@ -162,7 +163,7 @@ func (s *State) View(seat int) View {
 		v.Shouts = slices.Clone(s.shout.callers)
 	}
 	if s.phase == PhaseReveal {
-		sd := *s.log[s.lastCalled()].Showdown
+		sd := *s.log[s.lastCalled()].showdown()
 		sd.Cards, sd.Together = slices.Clone(sd.Cards), slices.Clone(sd.Together)
 		v.Reveal = &Reveal{Showdown: sd, Beats: slices.Clone(s.beats)}
 	}
@@ -202,7 +203,7 @@ func (s *State) moves() []ActionKind {
 // lastCalled is the index of the newest "called" line of the log.
 func (s *State) lastCalled() int {
 	for i := len(s.log) - 1; i >= 0; i-- {
-		if s.log[i].Kind == EventCalled {
+		if s.log[i].Kind() == EventCalled {
 			return i
 		}
 	}

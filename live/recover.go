@@ -19,15 +19,21 @@ func (m *Manager) load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("live: load open games: %w", err)
 	}
-	running, err := m.st.Unfinished(ctx)
-	if err != nil {
-		return fmt.Errorf("live: load live games: %w", err)
-	}
 	// Read before anything marks this server alive: the last mark the
 	// server before it wrote.
 	alive, err := m.st.Alive(ctx)
 	if err != nil {
 		return fmt.Errorf("live: load: %w", err)
+	}
+	var running []store.Game
+	if rr, ok := m.st.(runningReader); ok {
+		// The games being played, read in a few streaming queries and
+		// rebuilt on every core; the open ones below, a few at most.
+		if err := m.loadRunning(ctx, rr, alive); err != nil {
+			return err
+		}
+	} else if running, err = m.st.Unfinished(ctx); err != nil {
+		return fmt.Errorf("live: load live games: %w", err)
 	}
 	for _, g := range append(open, running...) {
 		var t *table
@@ -57,8 +63,8 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 	if err != nil {
 		return nil, err
 	}
-	t := m.newTable(*g, seats)
 	if g.Status != string(StatusLive) {
+		t := m.newTable(*g, seats)
 		t.openSince = openSince(*g, seats, m.clock.Now())
 		return t, nil
 	}
@@ -66,6 +72,14 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 	if err != nil {
 		return nil, err
 	}
+	return m.rebuilt(*g, seats, actions, alive)
+}
+
+// rebuilt is the table of a game being played, rebuilt from its stored
+// actions (see rebuild). It reads nothing, so many can be rebuilt at once.
+func (m *Manager) rebuilt(g store.Game, seats []store.Seat, actions []store.Action, alive time.Time) (*table, error) {
+	t := m.newTable(g, seats)
+	var err error
 	t.state, err = engine.New(t.engineOptions(), g.Seed, g.StartedAt)
 	if err != nil {
 		return nil, err
@@ -78,7 +92,9 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 			return nil, fmt.Errorf("replay action %d: %w", a.Seq, err)
 		}
 	}
-	t.actions = actions
+	for _, a := range actions {
+		t.actions.add(a.Action, a.At)
+	}
 	t.downSince = later(alive, t.at)
 	if now := m.clock.Now(); t.downSince.After(now) {
 		// A mark from the future (the clock was set back): no time down.

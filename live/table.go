@@ -89,7 +89,7 @@ type table struct {
 	game    store.Game
 	seats   []store.Seat
 	state   *engine.State
-	actions []store.Action
+	actions kept
 	// at is the latest time the state has been brought to: moves are never
 	// applied earlier.
 	at      time.Time
@@ -369,7 +369,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 		return err
 	}
 	t.saveSeatsAgain()
-	rec := store.Action{GameID: t.id, Seq: len(t.actions) + 1, At: at, Action: a}
+	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
 	ctx, cancel := t.writeContext()
 	defer cancel()
 	if err := t.m.appendAction(ctx, rec); err != nil && !t.storedAnyway(rec) {
@@ -377,7 +377,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 		return t.m.unsaved(t.id, err)
 	}
 	t.m.stats.stored()
-	t.actions = append(t.actions, rec)
+	t.actions.add(a, at)
 	t.at = at
 	t.moved(at)
 	return nil
@@ -388,7 +388,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 // counts the same however ticks were spread, so the rebuilt state equals the
 // old one.
 func (t *table) rollback() {
-	s, err := t.replay(t.actions)
+	s, err := t.replayKept()
 	if err != nil {
 		// The same actions were accepted before, so only a broken engine
 		// gets here. The table stops as on any other fault rather than
@@ -407,6 +407,20 @@ func (t *table) replay(actions []store.Action) (*engine.State, error) {
 	}
 	for _, a := range actions {
 		if err := s.Apply(a.Action, a.At); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// replayKept is the game rebuilt from its deal and the actions it keeps.
+func (t *table) replayKept() (*engine.State, error) {
+	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
+	if err != nil {
+		return nil, err
+	}
+	for i := range t.actions.len() {
+		if err := s.Apply(t.actions.action(i)); err != nil {
 			return nil, err
 		}
 	}

@@ -26,7 +26,11 @@ func (s *Store) MarkAlive(ctx context.Context, at time.Time) error {
 		return fmt.Errorf("mark alive: time %v out of range", at)
 	}
 	row := aliveRow{ID: 1, AtNS: at.UnixNano()}
-	if _, err := s.db.NewInsert().Model(&row).On("CONFLICT (id) DO UPDATE").Set("at_ns = EXCLUDED.at_ns").Exec(ctx); err != nil {
+	err := s.writing(ctx, func() error {
+		_, err := s.db.NewInsert().Model(&row).On("CONFLICT (id) DO UPDATE").Set("at_ns = EXCLUDED.at_ns").Exec(ctx)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("mark alive: %w", err)
 	}
 	return nil

@@ -20,7 +20,11 @@ func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
 		}
 		rows[i] = row
 	}
-	if _, err := s.db.NewInsert().Model(&rows).Exec(ctx); err != nil {
+	err := s.writing(ctx, func() error {
+		_, err := s.db.NewInsert().Model(&rows).Exec(ctx)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("store %d actions: %w", len(rows), classify(err))
 	}
 	return nil

@@ -25,7 +25,7 @@ func (s *Store) CreateGame(ctx context.Context, g *Game, seats []Seat) error {
 	if err != nil {
 		return err
 	}
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
 			return fmt.Errorf("create game %s: %w", g.ID, classify(err))
 		}
@@ -119,7 +119,7 @@ func (s *Store) games(ctx context.Context, q *bun.SelectQuery) ([]Game, error) {
 // SaveSeat stores a seat, replacing the one with the same game and number.
 // A seat of a game that does not exist is ErrNotFound.
 func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
-	if err := upsertSeats(ctx, s.db, []Seat{seat}); err != nil {
+	if err := s.writing(ctx, func() error { return upsertSeats(ctx, s.db, []Seat{seat}) }); err != nil {
 		return fmt.Errorf("save seat %d of game %s: %w", seat.No, seat.GameID, err)
 	}
 	return nil
@@ -145,7 +145,7 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 // StartGame marks an open game live from at and stores its seats as filled
 // at the start, in one transaction. A game that is not open is ErrNotOpen.
 func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", statusLive).
 			Set("started_at = ?", at).
@@ -196,7 +196,11 @@ func (s *Store) AppendAction(ctx context.Context, a Action) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.db.NewInsert().Model(&row).Exec(ctx); err != nil {
+	err = s.writing(ctx, func() error {
+		_, err := s.db.NewInsert().Model(&row).Exec(ctx)
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("store action %d of game %s: %w", a.Seq, a.GameID, classify(err))
 	}
 	return nil
@@ -227,7 +231,7 @@ func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time,
 	if status != statusFinished && status != statusEnded {
 		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, statusFinished, statusEnded)
 	}
-	return s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", status).
 			Set("ended_at = ?", at).

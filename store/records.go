@@ -124,6 +124,9 @@ func encodeAction(a engine.Action) (string, error) {
 
 // decodeAction reads an action column.
 func decodeAction(s string) (engine.Action, error) {
+	if a, ok := decodeActionFast(s); ok {
+		return a, nil
+	}
 	var r actionRecord
 	if err := json.Unmarshal([]byte(s), &r); err != nil {
 		return engine.Action{}, err

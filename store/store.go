@@ -51,6 +51,9 @@ const busyTimeoutMS = 10000
 type Store struct {
 	db      *bun.DB
 	dialect string
+	// writer holds a token while a write runs, on SQLite only (see
+	// writing); nil on PostgreSQL.
+	writer chan struct{}
 }
 
 // Open connects and migrates. url is a PostgreSQL URL ("postgres://..." or
@@ -73,7 +76,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
-		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite}
+		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite, writer: make(chan struct{}, 1)}
 	}
 	s.limitPool()
 	if err := s.db.PingContext(ctx); err != nil {

@@ -34,6 +34,7 @@ func main() {
 	window := flag.Duration("window", 4*time.Second, "the call window")
 	warmup := flag.Duration("warmup", 10*time.Second, "how long to run after starting the tables before measuring")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	heapProfile := flag.String("memprofile", "", "write a heap profile, taken where memory per table is measured, to this file")
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
 	flag.Parse()
 	if *profile != "" {
@@ -51,7 +52,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *tables, *seats, *window, *warmup, *duration, *format); err != nil {
+	if err := run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *heapProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -87,7 +88,7 @@ func (c *counter) take() int {
 	return n
 }
 
-func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format string) error {
+func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format, heapProfile string) error {
 	dir, err := os.MkdirTemp("", "bullshit-loadtest-")
 	if err != nil {
 		return err
@@ -199,6 +200,11 @@ loop:
 	var after runtime.MemStats
 	runtime.ReadMemStats(&after)
 	goroutines := runtime.NumGoroutine()
+	if heapProfile != "" {
+		if err := writeHeapProfile(heapProfile); err != nil {
+			return err
+		}
+	}
 
 	closeCtx, done := context.WithTimeout(context.Background(), 30*time.Second)
 	defer done()
@@ -233,6 +239,8 @@ loop:
 	perTable := func(a, b uint64) float64 { return float64(int64(a)-int64(b)) / float64(tables) / 1024 }
 	fmt.Printf("heap per table:      %.1f KiB (and %.1f KiB of goroutine stacks)\n",
 		perTable(after.HeapAlloc, before.HeapAlloc), perTable(after.StackInuse, before.StackInuse))
+	fmt.Printf("memory per table:    %.1f KiB (heap and stacks; %.1f goroutines a table)\n",
+		perTable(after.HeapAlloc+after.StackInuse, before.HeapAlloc+before.StackInuse), float64(goroutines)/float64(tables))
 	fmt.Printf("%-20s %10s %10s %10s %10s\n", "lateness", "count", "p50", "p99", "max")
 	for _, row := range []struct {
 		name string
@@ -277,4 +285,17 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// writeHeapProfile writes the heap's profile to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -137,8 +137,12 @@ func rankLieChance(v engine.View) float64 {
 	frac := planned * float64(max(mid(last.Sizes.Hand[0]), last.Claim)) / float64(max(1, unseen))
 	frac = min(max(frac, 0.01), 0.99)
 	var truth, lie float64
+	a, b := clump*frac, clump*(1-frac)
+	base := lbeta(a, b)
 	for k := 0; k <= rank; k++ {
-		p := betaBinomial(rank, k, clump*frac, clump*(1-frac))
+		// The beta-binomial chance of k of the rank in the claimant's
+		// hand: C(rank, k) B(k+a, rank-k+b) / B(a, b), in logs.
+		p := math.Exp(lchoose(rank, k) + lbeta(float64(k)+a, float64(rank-k)+b) - base)
 		switch c := last.Claim; {
 		case k == 0 && c == 1:
 			lie += p * float64(1-bluffTwo)
@@ -160,17 +164,26 @@ func rankLieChance(v engine.View) float64 {
 	return lie / (truth + lie)
 }
 
-// betaBinomial is the chance of k successes in n draws whose success rate
-// follows a beta law with parameters a and b.
-func betaBinomial(n, k int, a, b float64) float64 {
-	return math.Exp(lchoose(n, k) + lbeta(float64(k)+a, float64(n-k)+b) - lbeta(a, b))
+// lchoose is the log of n choose k, from a table of log-factorials for the
+// counts a game can have (the copies of a rank), else worked out.
+func lchoose(n, k int) float64 {
+	if n < len(logFactorials) {
+		return logFactorials[n] - logFactorials[k] - logFactorials[n-k]
+	}
+	return logFactorial(n) - logFactorial(k) - logFactorial(n-k)
 }
 
-func lchoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
+// logFactorials[n] is log n!, the same value math.Lgamma gives for n+1.
+var logFactorials = func() (t [17]float64) {
+	for n := range t {
+		t[n] = logFactorial(n)
+	}
+	return t
+}()
+
+func logFactorial(n int) float64 {
+	v, _ := math.Lgamma(float64(n + 1))
+	return v
 }
 
 func lbeta(a, b float64) float64 {

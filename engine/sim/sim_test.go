@@ -212,3 +212,26 @@ func BenchmarkGame(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRun is the simulator's own loop: games of four medium and hard
+// bots, the report's mix, played by Run on every core it is given (set
+// GOMAXPROCS=1 for one), with its garbage-collector budget.
+func BenchmarkRun(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	games := make([]Game, 256)
+	for i := range games {
+		g := Game{Options: engine.Standard(4), Seats: make([]Seat, 4), Seed: rng.Uint64()}
+		for s := range g.Seats {
+			g.Seats[s] = Seat{[]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+		}
+		games[i] = g
+	}
+	n := 0
+	for b.Loop() {
+		if _, err := Run(context.Background(), games, 0, nil); err != nil {
+			b.Fatal(err)
+		}
+		n += len(games)
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "games/s")
+}

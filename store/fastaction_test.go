@@ -1,0 +1,98 @@
+package store
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+)
+
+// slowDecode is decodeAction by encoding/json alone.
+func slowDecode(t *testing.T, s string) engine.Action {
+	t.Helper()
+	var r actionRecord
+	if err := json.Unmarshal([]byte(s), &r); err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	kind, _ := lookup(actionWords, r.Kind)
+	a := engine.Action{Kind: kind, Seat: r.Seat, No: r.No, Claim: r.Claim}
+	if r.SinceNanos != 0 {
+		a.Since = time.Unix(0, r.SinceNanos).UTC()
+	}
+	for _, code := range r.Cards {
+		c, err := parseCardCode(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a.Cards = append(a.Cards, c)
+	}
+	return a
+}
+
+func TestDecodeActionFast(t *testing.T) {
+	cards := []engine.Card{engine.NewCard(engine.Ace, 0, 0), engine.NewCard(engine.Ten, 2, 1), engine.NewCard(engine.King, 3, 0)}
+	actions := []engine.Action{
+		{Kind: engine.ActPlay, Seat: 0, No: 0, Cards: cards[:1]},
+		{Kind: engine.ActPlay, Seat: 9, No: 318, Cards: cards, Claim: 2},
+		{Kind: engine.ActCall, Seat: 3, No: 12},
+		{Kind: engine.ActPass, Seat: 1, No: 1},
+		{Kind: engine.ActGive, Seat: 2, No: 40, Cards: cards[1:]},
+		{Kind: engine.ActResume, Seat: -1, No: 7, Since: time.Date(2026, 11, 30, 9, 15, 30, 123456789, time.UTC)},
+		{Kind: engine.ActResume, Seat: -1, Since: time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC)},
+	}
+	for _, a := range actions {
+		s, err := encodeAction(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := decodeActionFast(s)
+		if !ok {
+			t.Errorf("%s: the fast way refused it", s)
+			continue
+		}
+		if want := slowDecode(t, s); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, want %+v", s, got, want)
+		}
+	}
+	// Other JSON for the same record is left to encoding/json, and reads
+	// the same through decodeAction.
+	for _, s := range []string{
+		`{"seat":1,"kind":"pass","no":2}`,
+		`{ "kind":"pass","seat":1,"no":2}`,
+		`{"kind":"pass","seat":1,"no":2,"extra":true}`,
+		`{"kind":"p\u0061ss","seat":1,"no":2}`,
+		`{"kind":"pass","seat":01,"no":2}`,
+		`{"kind":"play","seat":1,"no":2,"cards":["AS" ,"KC"]}`,
+		`{"kind":"pass","seat":1,"no":12345678901234567890}`,
+	} {
+		if _, ok := decodeActionFast(s); ok {
+			t.Errorf("%s: the fast way took it, want it left to encoding/json", s)
+		}
+		var r actionRecord
+		if json.Unmarshal([]byte(s), &r) != nil {
+			continue
+		}
+		got, err := decodeAction(s)
+		if err != nil {
+			t.Errorf("%s: %v", s, err)
+			continue
+		}
+		if want := slowDecode(t, s); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: got %+v, want %+v", s, got, want)
+		}
+	}
+}
+
+func BenchmarkDecodeAction(b *testing.B) {
+	s, err := encodeAction(engine.Action{Kind: engine.ActPlay, Seat: 2, No: 31, Cards: []engine.Card{3, 16, 29}, Claim: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := decodeAction(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
