@@ -15,12 +15,17 @@ import (
 // TestNothingHiddenReviewedInPlay starts a game and, while it is played,
 // tries every route that reads a game back (the review, its steps, the
 // record, the lists searched by name, the table and its frame, the log and
-// the views) as a stranger and as the host: the review and the record are
-// refused, and no answer holds a card of a hand its reader may not see.
+// the views, the player pages and the leaderboard) as a stranger and as the
+// host: the review and the record are refused, and no answer holds a card of
+// a hand its reader may not see.
 func TestNothingHiddenReviewedInPlay(t *testing.T) {
-	s := newSite(t)
+	s := newAccountSite(t).site
 	ctx := context.Background()
 	host := s.browser()
+	// The host plays as an account, so its player page has a game in play.
+	if p := host.signUp("Ada", password); p.status != http.StatusOK {
+		t.Fatalf("sign up: got %d", p.status)
+	}
 	id := host.create("Ada", "3")
 	if p := host.htmx(http.MethodPost, "/games/"+id+"/start", nil); p.status != http.StatusOK {
 		t.Fatalf("start: got %d", p.status)
@@ -87,6 +92,10 @@ func TestNothingHiddenReviewedInPlay(t *testing.T) {
 		"/api/v1/games/" + id + "/log",
 		"/api/v1/games/" + id + "/view",
 		"/api/v1/games/" + id + "/seats",
+		"/players/Ada",
+		"/api/v1/players/Ada",
+		"/leaderboard",
+		"/api/v1/leaderboard",
 	}
 	for who, b := range readers {
 		for _, path := range append(append([]string{}, refused...), read...) {
