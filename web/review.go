@@ -85,14 +85,19 @@ func gamesURL(player string, page int) string {
 	return "/games?" + v.Encode()
 }
 
+// reviewAt reads the request's game, its review and the step asked for.
+func (h *Handler) reviewAt(c echo.Context) (id string, r reviewed, step int, err error) {
+	id = gameID(c)
+	if r, err = h.reviewed(c.Request().Context(), id); err != nil {
+		return id, r, 0, err
+	}
+	step, err = stepParam(c, len(r.rv.Plays))
+	return id, r, step, err
+}
+
 // reviewPage is a finished game's review at a step (?step=N, 0 the deal).
 func (h *Handler) reviewPage(c echo.Context) error {
-	id := gameID(c)
-	r, err := h.reviewed(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
-	step, err := stepParam(c, len(r.rv.Plays))
+	id, r, step, err := h.reviewAt(c)
 	if err != nil {
 		return err
 	}
@@ -105,12 +110,7 @@ func (h *Handler) reviewPage(c echo.Context) error {
 // reviewStep answers htmx with one step, and has the browser's address
 // show the page at that step, so a step can be linked.
 func (h *Handler) reviewStep(c echo.Context) error {
-	id := gameID(c)
-	r, err := h.reviewed(c.Request().Context(), id)
-	if err != nil {
-		return err
-	}
-	step, err := stepParam(c, len(r.rv.Plays))
+	id, r, step, err := h.reviewAt(c)
 	if err != nil {
 		return err
 	}
