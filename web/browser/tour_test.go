@@ -78,6 +78,9 @@ func tour(t *testing.T, s *site, b *browser, at func(moment string, game string)
 			}
 		}
 		for !p.over() {
+			if err := b.ctx.Err(); err != nil {
+				t.Fatalf("the tour ran out of time in game %d, having seen %v: %v", game, seen, err)
+			}
 			v := s.view(id, 0)
 			// Real time while the person decides and a reveal or a hand-over
 			// plays: the bots' shouts come at a person's pace, the page's
