@@ -72,6 +72,3 @@ func (c *Cuts) Parts(rendered []byte) [][]byte {
 	}
 	return parts
 }
-
-// Reset forgets the regions noted, to render another screen.
-func (c *Cuts) Reset() { c.spans = c.spans[:0] }
