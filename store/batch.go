@@ -3,6 +3,8 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"github.com/uptrace/bun"
 )
 
 // AppendActions stores accepted actions, of one game or several, all or
@@ -20,8 +22,8 @@ func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
 		}
 		rows[i] = row
 	}
-	err := s.writing(ctx, func() error {
-		_, err := s.db.NewInsert().Model(&rows).Exec(ctx)
+	err := s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.NewInsert().Model(&rows).Returning("NULL").Exec(ctx)
 		return err
 	})
 	if err != nil {

@@ -25,15 +25,15 @@ func (s *Store) CreateGame(ctx context.Context, g *Game, seats []Seat) error {
 	if err != nil {
 		return err
 	}
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
-		if _, err := tx.NewInsert().Model(&row).Exec(ctx); err != nil {
+	return s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if _, err := tx.NewInsert().Model(&row).Returning("NULL").Exec(ctx); err != nil {
 			return fmt.Errorf("create game %s: %w", g.ID, classify(err))
 		}
 		if len(seats) == 0 {
 			return nil
 		}
 		rows := withGameID(seats, g.ID)
-		if _, err := tx.NewInsert().Model(&rows).Exec(ctx); err != nil {
+		if _, err := tx.NewInsert().Model(&rows).Returning("NULL").Exec(ctx); err != nil {
 			return fmt.Errorf("create the seats of game %s: %w", g.ID, classify(err))
 		}
 		return nil
@@ -119,7 +119,7 @@ func (s *Store) games(ctx context.Context, q *bun.SelectQuery) ([]Game, error) {
 // SaveSeat stores a seat, replacing the one with the same game and number.
 // A seat of a game that does not exist is ErrNotFound.
 func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
-	if err := s.writing(ctx, func() error { return upsertSeats(ctx, s.db, []Seat{seat}) }); err != nil {
+	if err := s.write(ctx, func(ctx context.Context, tx bun.Tx) error { return upsertSeats(ctx, tx, []Seat{seat}) }); err != nil {
 		return fmt.Errorf("save seat %d of game %s: %w", seat.No, seat.GameID, err)
 	}
 	return nil
@@ -128,7 +128,7 @@ func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
 // upsertSeats inserts seats or, for those already there, replaces every
 // column but the key.
 func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
-	_, err := db.NewInsert().Model(&seats).
+	_, err := db.NewInsert().Model(&seats).Returning("NULL").
 		On("CONFLICT (game_id, seat) DO UPDATE").
 		Set("kind = EXCLUDED.kind").
 		Set("name = EXCLUDED.name").
@@ -145,7 +145,7 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 // StartGame marks an open game live from at and stores its seats as filled
 // at the start, in one transaction. A game that is not open is ErrNotOpen.
 func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", statusLive).
 			Set("started_at = ?", at).
@@ -196,8 +196,8 @@ func (s *Store) AppendAction(ctx context.Context, a Action) error {
 	if err != nil {
 		return err
 	}
-	err = s.writing(ctx, func() error {
-		_, err := s.db.NewInsert().Model(&row).Exec(ctx)
+	err = s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
+		_, err := tx.NewInsert().Model(&row).Returning("NULL").Exec(ctx)
 		return err
 	})
 	if err != nil {
@@ -231,7 +231,7 @@ func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time,
 	if status != statusFinished && status != statusEnded {
 		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, statusFinished, statusEnded)
 	}
-	return s.inTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", status).
 			Set("ended_at = ?", at).
@@ -252,7 +252,7 @@ func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time,
 				r.GameID = id
 				rs[i] = r
 			}
-			if _, err := tx.NewInsert().Model(&rs).Exec(ctx); err != nil {
+			if _, err := tx.NewInsert().Model(&rs).Returning("NULL").Exec(ctx); err != nil {
 				return fmt.Errorf("store the results of game %s: %w", id, classify(err))
 			}
 		}

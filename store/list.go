@@ -25,5 +25,5 @@ func (s *Store) ListGames(ctx context.Context, status string, limit int) ([]List
 // as to count or trace them. It shares the store's connections: close one of
 // the two, not both.
 func (s *Store) WithQueryHook(hook bun.QueryHook) *Store {
-	return &Store{db: s.db.WithQueryHook(hook), dialect: s.dialect, writer: s.writer}
+	return &Store{db: s.db.WithQueryHook(hook), dialect: s.dialect, commits: s.commits}
 }

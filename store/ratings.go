@@ -87,12 +87,12 @@ func writeRatings(ctx context.Context, tx bun.Tx, dialect, id string, rater *Rat
 		for i := range games {
 			games[i].GameID = id
 		}
-		if _, err := tx.NewInsert().Model(&games).Exec(ctx); err != nil {
+		if _, err := tx.NewInsert().Model(&games).Returning("NULL").Exec(ctx); err != nil {
 			return fmt.Errorf("store the players of game %s: %w", id, classify(err))
 		}
 	}
 	if len(ratings) > 0 {
-		_, err := tx.NewInsert().Model(&ratings).
+		_, err := tx.NewInsert().Model(&ratings).Returning("NULL").
 			On("CONFLICT (player_id) DO UPDATE").
 			Set("rating = EXCLUDED.rating").
 			Set("deviation = EXCLUDED.deviation").

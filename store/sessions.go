@@ -25,7 +25,7 @@ type Session struct {
 // CreateSession stores a new session. An account that does not exist is
 // ErrNotFound; an id hash already stored is ErrDuplicate.
 func (s *Store) CreateSession(ctx context.Context, ses Session) error {
-	if _, err := s.db.NewInsert().Model(&ses).Exec(ctx); err != nil {
+	if _, err := s.db.NewInsert().Model(&ses).Returning("NULL").Exec(ctx); err != nil {
 		return fmt.Errorf("create a session of account %d: %w", ses.AccountID, classify(err))
 	}
 	return nil

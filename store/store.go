@@ -51,9 +51,9 @@ const busyTimeoutMS = 10000
 type Store struct {
 	db      *bun.DB
 	dialect string
-	// writer holds a token while a write runs, on SQLite only (see
-	// writing); nil on PostgreSQL.
-	writer chan struct{}
+	// commits groups writes into shared transactions, on SQLite only
+	// (see write); nil on PostgreSQL.
+	commits *committer
 }
 
 // Open connects and migrates. url is a PostgreSQL URL ("postgres://..." or
@@ -76,15 +76,18 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
-		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite, writer: make(chan struct{}, 1)}
+		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite}
 	}
 	s.limitPool()
+	if s.dialect == SQLite {
+		s.commits = newCommitter(s.db)
+	}
 	if err := s.db.PingContext(ctx); err != nil {
-		s.db.Close()
+		s.Close()
 		return nil, fmt.Errorf("connect to %s database: %w", s.dialect, err)
 	}
 	if err := s.migrate(ctx); err != nil {
-		s.db.Close()
+		s.Close()
 		return nil, fmt.Errorf("migrate %s database: %w", s.dialect, err)
 	}
 	return s, nil
@@ -164,8 +167,13 @@ func sqliteDSN(url string) (string, error) {
 	return dsn, nil
 }
 
-// Close closes the database.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the database once the write under way has committed.
+func (s *Store) Close() error {
+	if s.commits != nil {
+		s.commits.close()
+	}
+	return s.db.Close()
+}
 
 // DB is the underlying database, for queries this package does not offer.
 func (s *Store) DB() *bun.DB { return s.db }

@@ -2,32 +2,193 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/uptrace/bun"
 )
 
-// writing runs fn as the store's only writer of the games' tables, on
-// SQLite, which takes one writer at a time anyway: writers queued here wait
-// their turn in order, where writers meeting in SQLite itself would wait in
-// its busy handler, which sleeps and polls, so that with a few writing at
-// once most of their time went in sleeps (starting a thousand tables took
-// seconds per hundred). PostgreSQL takes writers side by side, so there fn
-// just runs. A writer still queued when ctx ends gives up.
-func (s *Store) writing(ctx context.Context, fn func() error) error {
-	if s.writer == nil {
-		return fn()
+// maxShared bounds the writes one SQLite transaction carries.
+const maxShared = 512
+
+var (
+	// errClosed refuses a write to a store already closed.
+	errClosed = errors.New("store: closed")
+	// errPanicked is a write that panicked.
+	errPanicked = errors.New("store: a write panicked")
+)
+
+// write runs fn, whose changes stand or fall together, in a transaction. On
+// PostgreSQL, which takes writers side by side and syncs their commits
+// together, each write has a transaction of its own. On SQLite, which takes
+// one writer at a time and syncs each commit to disk, writes go through the
+// committer: those queued while a commit is under way share the next one.
+// A write still queued when ctx ends gives up.
+func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	if s.commits == nil {
+		return s.db.RunInTx(ctx, nil, fn)
 	}
-	select {
-	case s.writer <- struct{}{}:
-	case <-ctx.Done():
-		return fmt.Errorf("waiting to write: %w", ctx.Err())
-	}
-	defer func() { <-s.writer }()
-	return fn()
+	return s.commits.write(ctx, fn)
 }
 
-// inTx runs fn in a read-write transaction, as the only writer on SQLite.
-func (s *Store) inTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	return s.writing(ctx, func() error { return s.db.RunInTx(ctx, nil, fn) })
+// committer is SQLite's only writer of the store's tables. Writers meeting
+// in SQLite itself would wait in its busy handler, which sleeps and polls,
+// and would each pay a sync to disk: starting ten thousand tables took half
+// a minute. Here they queue in order, and every write waiting when a commit
+// ends goes into the next transaction, each in a savepoint of its own, so
+// that one refused (a duplicate id, say) rolls back only its own changes.
+type committer struct {
+	db   *bun.DB
+	reqs chan *writeReq
+	// stop ends run; stopped is closed once it has.
+	stop    chan struct{}
+	stopped chan struct{}
+	once    sync.Once
+	// ready is commit's scratch list of the writes still wanted.
+	ready []*writeReq
+}
+
+type writeReq struct {
+	ctx  context.Context
+	fn   func(ctx context.Context, tx bun.Tx) error
+	done chan error
+}
+
+func newCommitter(db *bun.DB) *committer {
+	c := &committer{db: db, reqs: make(chan *writeReq), stop: make(chan struct{}), stopped: make(chan struct{})}
+	go c.run()
+	return c
+}
+
+// close stops the committer once the write under way has committed.
+func (c *committer) close() {
+	c.once.Do(func() { close(c.stop) })
+	<-c.stopped
+}
+
+// write queues fn and waits for its commit. A write taken into a
+// transaction is always answered, so its caller never mistakes a write
+// committed for one lost.
+func (c *committer) write(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+	r := &writeReq{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	select {
+	case c.reqs <- r:
+	case <-ctx.Done():
+		return fmt.Errorf("waiting to write: %w", ctx.Err())
+	case <-c.stopped:
+		return errClosed
+	}
+	return <-r.done
+}
+
+func (c *committer) run() {
+	defer close(c.stopped)
+	batch := make([]*writeReq, 0, maxShared)
+	for {
+		var first *writeReq
+		select {
+		case first = <-c.reqs:
+		case <-c.stop:
+			return
+		}
+		batch = append(batch[:0], first)
+	fill:
+		for len(batch) < maxShared {
+			select {
+			case r := <-c.reqs:
+				batch = append(batch, r)
+			default:
+				break fill
+			}
+		}
+		c.commit(batch)
+	}
+}
+
+// commit runs a batch of writes in one transaction and answers each. A
+// write whose context ended while it queued is answered without running.
+func (c *committer) commit(batch []*writeReq) {
+	c.ready = c.ready[:0]
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.done <- fmt.Errorf("waiting to write: %w", err)
+			continue
+		}
+		c.ready = append(c.ready, r)
+	}
+	batch = c.ready
+	switch len(batch) {
+	case 0:
+		return
+	case 1:
+		r := batch[0]
+		r.done <- c.alone(r)
+		return
+	}
+	errs, err := c.shared(batch)
+	if err != nil {
+		// The transaction itself failed (a full disk, say): nothing of it
+		// stands, so each write is tried again alone and answered for
+		// itself.
+		for _, r := range batch {
+			r.done <- c.alone(r)
+		}
+		return
+	}
+	for i, r := range batch {
+		r.done <- errs[i]
+	}
+}
+
+// alone runs one write in its own transaction.
+func (c *committer) alone(r *writeReq) error {
+	return guardPanic(func() error { return c.db.RunInTx(r.ctx, nil, r.fn) })
+}
+
+// shared runs the batch in one transaction, each write in a savepoint, and
+// commits what did not fail. errs are the writes' own answers; err is the
+// transaction's failure, when nothing was committed.
+func (c *committer) shared(batch []*writeReq) (errs []error, err error) {
+	// The transaction follows no one write's context: one write's caller
+	// giving up must not undo the others'. Each write's statements follow
+	// its own.
+	ctx := context.Background()
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	errs = make([]error, len(batch))
+	for i, r := range batch {
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
+			tx.Rollback()
+			return nil, err
+		}
+		errs[i] = guardPanic(func() error { return r.fn(r.ctx, tx) })
+		if errs[i] != nil {
+			if _, err := tx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
+				tx.Rollback()
+				return nil, err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE w"); err != nil {
+			tx.Rollback()
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return errs, nil
+}
+
+// guardPanic turns a panic in fn into an error, so that one broken write
+// fails itself and not the committer every table writes through.
+func guardPanic(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: %v", errPanicked, p)
+		}
+	}()
+	return fn()
 }

@@ -35,6 +35,7 @@ func main() {
 	warmup := flag.Duration("warmup", 10*time.Second, "how long to run after starting the tables before measuring")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	heapProfile := flag.String("memprofile", "", "write a heap profile, taken where memory per table is measured, to this file")
+	starters := flag.Int("starters", 64, "tables being started at once, as by that many people")
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
 	flag.Parse()
 	if *profile != "" {
@@ -52,6 +53,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	startWorkers = *starters
 	if err := run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *heapProfile); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		pprof.StopCPUProfile()
@@ -256,10 +258,12 @@ loop:
 	return nil
 }
 
-// startMany starts n tables from a few goroutines at once, as many people
-// would.
+// startWorkers is how many tables startMany starts at once.
+var startWorkers = 64
+
+// startMany starts n tables, startWorkers at once, as many people would.
 func startMany(ctx context.Context, n int, start func(context.Context) error) error {
-	const workers = 8
+	workers := startWorkers
 	var next atomic.Int64
 	errs := make(chan error, workers)
 	var wg sync.WaitGroup
