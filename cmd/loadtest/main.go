@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"sync"
@@ -24,7 +23,6 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
-	"bullshit/store"
 )
 
 func main() {
@@ -36,6 +34,7 @@ func main() {
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	heapProfile := flag.String("memprofile", "", "write a heap profile, taken where memory per table is measured, to this file")
 	starters := flag.Int("starters", 64, "tables being started at once, as by that many people")
+	postgres := flag.String("postgres", "", "a PostgreSQL URL to run on, in a schema of its own, instead of SQLite")
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
 	flag.Parse()
 	if *profile != "" {
@@ -54,7 +53,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	startWorkers = *starters
-	if err := run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *heapProfile); err != nil {
+	if err := run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *heapProfile, *postgres); err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -90,17 +89,12 @@ func (c *counter) take() int {
 	return n
 }
 
-func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format, heapProfile string) error {
-	dir, err := os.MkdirTemp("", "bullshit-loadtest-")
+func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format, heapProfile, postgres string) error {
+	st, cleanup, err := openStore(ctx, postgres)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	st, err := store.Open(ctx, filepath.Join(dir, "games.db"))
-	if err != nil {
-		return err
-	}
-	defer st.Close()
+	defer cleanup()
 
 	runtime.GC()
 	var before runtime.MemStats
