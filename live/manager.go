@@ -62,8 +62,8 @@ type Manager struct {
 	// ctx is the tables' lifetime: it ends with New's context or Close.
 	ctx    context.Context
 	cancel context.CancelFunc
-	// tables counts the tables' goroutines and their outboxes; all counts
-	// those and the writer, which outlives the tables.
+	// tables counts the tables' goroutines and their outboxes' senders;
+	// all counts those and the writer, which outlives the tables.
 	tables sync.WaitGroup
 	all    sync.WaitGroup
 	writer *writer
@@ -182,9 +182,6 @@ func (m *Manager) add(t *table) error {
 	}
 	m.running[t.id] = t
 	m.countOpen(t)
-	if t.out != nil {
-		m.tables.Go(t.out.run)
-	}
 	m.tables.Go(func() { t.run(m.ctx) })
 	return nil
 }

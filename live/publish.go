@@ -14,28 +14,35 @@ type batch struct {
 	final bool
 }
 
-// outbox hands a table's frames to the Publisher from a goroutine of its own,
-// so a Publisher that blocks delays only the pushes of that table, never its
-// play. It keeps only the newest batch: each frame is whole, so a newer one
-// replaces one not yet sent.
+// outbox hands a table's frames to the Publisher from a goroutine other than
+// the table's, so a Publisher that blocks delays only the pushes of that
+// table, never its play. That goroutine runs only while there is something
+// to send: a table between changes has none, so a server holds one
+// goroutine per table rather than two. The outbox keeps only the newest
+// batch: each frame is whole, so a newer one replaces one not yet sent.
 type outbox struct {
 	pub   Publisher
 	game  string
 	clock Clock
 	timed *histogram
+	// senders counts the sending goroutines, for the Manager's Close.
+	senders *sync.WaitGroup
 
 	mu      sync.Mutex
 	pending *batch
-	kick    chan struct{}
+	// sending: a goroutine is sending, and sends pending before it ends;
+	// done: the final batch (or a panic) ended the outbox.
+	sending bool
+	done    bool
 
 	// fail is closed when the Publisher panics, with the panic in fault:
-	// the table stops, and run has returned.
+	// the table stops.
 	fail  chan struct{}
 	fault error
 }
 
-func newOutbox(pub Publisher, game string, clock Clock, timed *histogram) *outbox {
-	return &outbox{pub: pub, game: game, clock: clock, timed: timed, kick: make(chan struct{}, 1), fail: make(chan struct{})}
+func newOutbox(pub Publisher, game string, clock Clock, timed *histogram, senders *sync.WaitGroup) *outbox {
+	return &outbox{pub: pub, game: game, clock: clock, timed: timed, senders: senders, fail: make(chan struct{})}
 }
 
 // failed is closed once the Publisher has panicked; never for a table
@@ -47,38 +54,48 @@ func (o *outbox) failed() <-chan struct{} {
 	return o.fail
 }
 
-// put queues b in place of any batch not yet sent. It never blocks.
+// put queues b in place of any batch not yet sent, starting a goroutine to
+// send it unless one is sending already. It never blocks. It is called only
+// from the table's goroutine, which the Manager counts in senders too, so
+// the count is never zero as it grows.
 func (o *outbox) put(b *batch) {
 	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.done {
+		return
+	}
 	o.pending = b
-	o.mu.Unlock()
-	select {
-	case o.kick <- struct{}{}:
-	default:
+	if !o.sending {
+		o.sending = true
+		o.senders.Go(o.drain)
 	}
 }
 
-// run publishes until it has sent a final batch. Its table always sends one
-// as it stops, so run ends with the table (unless the Publisher never
-// returns, which is why the Manager's Close takes a deadline). A panic of
-// the Publisher ends it too, closing the game's streams if it still can.
-func (o *outbox) run() {
-	for range o.kick {
+// drain sends batches until none is pending. A panic of the Publisher ends
+// the outbox, closing the game's streams if it still can; so does a final
+// batch. The table always sends a final batch as it stops, so the last
+// drain ends with the table (unless the Publisher never returns, which is
+// why the Manager's Close takes a deadline).
+func (o *outbox) drain() {
+	for {
 		o.mu.Lock()
 		b := o.pending
 		o.pending = nil
-		o.mu.Unlock()
 		if b == nil {
-			continue
+			o.sending = false
+			o.mu.Unlock()
+			return
 		}
+		o.done = o.done || b.final
+		o.mu.Unlock()
 		o.timed.record(o.clock.Now().Sub(b.at))
 		if err := guard(func() error { o.send(b); return nil }); err != nil {
+			o.mu.Lock()
+			o.done, o.pending, o.sending = true, nil, false
+			o.mu.Unlock()
 			o.fault = err
 			close(o.fail)
 			_ = guard(func() error { o.pub.Close(o.game); return nil })
-			return
-		}
-		if b.final {
 			return
 		}
 	}

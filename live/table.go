@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -134,7 +133,7 @@ func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
 		game: g, seats: seats, openSince: g.CreatedAt,
 	}
 	if m.pub != nil {
-		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish)
+		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish, &m.tables)
 	}
 	// The first settle publishes the table as it is: the waiting room, or
 	// the game rebuilt after a restart.
@@ -364,7 +363,6 @@ func (t *table) moved(at time.Time) {
 // A refused move is an *engine.Error; a failed write is reported and the
 // state rebuilt as it was.
 func (t *table) apply(a engine.Action, at time.Time) error {
-	a.Cards = slices.Clone(a.Cards)
 	if err := t.state.Apply(a, at); err != nil {
 		return err
 	}

@@ -129,10 +129,10 @@ type Joined struct {
 
 // Publisher receives every seat's new frame (and the spectator's) after each
 // change of a table, the waiting room's included, and is told when a game's
-// streams can be closed. Each table calls it from a goroutine of its own (its
-// outbox), never the one that plays: a Publisher that blocks holds up only
-// that table's pushes, and one that panics stops only that table (its status
-// becomes broken).
+// streams can be closed. Each table calls it from a goroutine other than the
+// one that plays (its outbox's, one at a time, in order): a Publisher that
+// blocks holds up only that table's pushes, and one that panics stops only
+// that table (its status becomes broken).
 type Publisher interface {
 	Publish(game string, f Frame)
 	Close(game string)
