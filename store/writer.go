@@ -5,12 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/uptrace/bun"
 )
 
 // maxShared bounds the writes one SQLite transaction carries.
 const maxShared = 512
+
+// commitGap is the least time between the starts of two SQLite commits.
+// Each commit costs the same whatever it carries (a sync to disk, the
+// write-ahead log's header, the transaction's own statements): without a
+// gap, a steady load commits as fast as the disk allows, a handful of
+// writes each, and spends a core doing it; with it, a write waits at most
+// this long for more to join it. A write after a quiet spell commits at
+// once.
+var commitGap = 2 * time.Millisecond
 
 var (
 	// errClosed refuses a write to a store already closed.
@@ -85,13 +95,26 @@ func (c *committer) write(ctx context.Context, fn func(ctx context.Context, tx b
 func (c *committer) run() {
 	defer close(c.stopped)
 	batch := make([]*writeReq, 0, maxShared)
+	var last time.Time
 	for {
+		// Commits are paced: a steady stream of writes waits for the
+		// next one to start at least commitGap after the last began.
+		if wait := commitGap - time.Since(last); wait > 0 {
+			t := time.NewTimer(wait)
+			select {
+			case <-t.C:
+			case <-c.stop:
+				t.Stop()
+				return
+			}
+		}
 		var first *writeReq
 		select {
 		case first = <-c.reqs:
 		case <-c.stop:
 			return
 		}
+		last = time.Now()
 		batch = append(batch[:0], first)
 	fill:
 		for len(batch) < maxShared {
