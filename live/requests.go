@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"reflect"
 	"slices"
 	"time"
 
@@ -134,7 +135,15 @@ func (t *table) start(by int) error {
 	if err != nil {
 		return err
 	}
-	if err := t.write(func(ctx context.Context, st storage) error { return st.StartGame(ctx, t.id, now, seats) }); err != nil {
+	// Only the seats the start changed are stored again: at a table
+	// already full, none.
+	var changed []store.Seat
+	for i, seat := range seats {
+		if !reflect.DeepEqual(seat, t.seats[i]) {
+			changed = append(changed, seat)
+		}
+	}
+	if err := t.write(func(ctx context.Context, st storage) error { return st.StartGame(ctx, t.id, now, changed) }); err != nil {
 		return err
 	}
 	t.seats, t.state, t.at = seats, state, now

@@ -142,8 +142,8 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 	return classify(err)
 }
 
-// StartGame marks an open game live from at and stores its seats as filled
-// at the start, in one transaction. A game that is not open is ErrNotOpen.
+// StartGame marks an open game live from at and stores the seats the start
+// changed (filled with bots, or numbered afresh), in one transaction. A game that is not open is ErrNotOpen.
 func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
 	return s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
