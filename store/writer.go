@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -181,21 +182,32 @@ func (c *committer) shared(batch []*writeReq) (errs []error, err error) {
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil {
+			tx.Rollback()
+		}
+	}()
+	// Prepared once a transaction rather than parsed for every write.
+	var marks [3]*sql.Stmt
+	for i, q := range []string{"SAVEPOINT w", "ROLLBACK TO w", "RELEASE w"} {
+		if marks[i], err = tx.Tx.PrepareContext(ctx, q); err != nil {
+			return nil, err
+		}
+		defer marks[i].Close()
+	}
+	mark, undo, release := marks[0], marks[1], marks[2]
 	errs = make([]error, len(batch))
 	for i, r := range batch {
-		if _, err := tx.ExecContext(ctx, "SAVEPOINT w"); err != nil {
-			tx.Rollback()
+		if _, err := mark.ExecContext(ctx); err != nil {
 			return nil, err
 		}
 		errs[i] = guardPanic(func() error { return r.fn(r.ctx, tx) })
 		if errs[i] != nil {
-			if _, err := tx.ExecContext(ctx, "ROLLBACK TO w"); err != nil {
-				tx.Rollback()
+			if _, err := undo.ExecContext(ctx); err != nil {
 				return nil, err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, "RELEASE w"); err != nil {
-			tx.Rollback()
+		if _, err := release.ExecContext(ctx); err != nil {
 			return nil, err
 		}
 	}
