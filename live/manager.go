@@ -106,7 +106,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	}
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	if bs, ok := st.(batchStore); ok {
-		m.writer = &writer{st: bs, clock: m.clock, timed: &m.stats.commits, one: st.AppendAction, reqs: make(chan writeReq)}
+		m.writer = &writer{st: bs, clock: m.clock, context: m.writeContext, timed: &m.stats.commits, one: st.AppendAction, reqs: make(chan writeReq)}
 		m.all.Go(m.writer.run)
 	}
 	// The writer stops once the tables, its only users, have stopped. No
@@ -154,12 +154,21 @@ func (m *Manager) Close(ctx context.Context) error {
 }
 
 // appendAction stores an action, through the group commit when the store
-// has one.
-func (m *Manager) appendAction(ctx context.Context, a store.Action) error {
+// has one, bounded by writeTimeout (see writeContext).
+func (m *Manager) appendAction(a store.Action) error {
 	if m.writer == nil {
+		ctx, cancel := m.writeContext()
+		defer cancel()
 		return m.st.AppendAction(ctx, a)
 	}
-	return m.writer.append(ctx, a)
+	return m.writer.append(a)
+}
+
+// writeContext bounds one write: it follows not the caller's context but
+// the Manager's, without its cancelling, since a write once begun is
+// finished, so a table's memory and its store never disagree.
+func (m *Manager) writeContext() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(m.ctx), writeTimeout)
 }
 
 // table is the running table for id, or nil when it is not running (over,

@@ -368,9 +368,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 	}
 	t.saveSeatsAgain()
 	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
-	ctx, cancel := t.writeContext()
-	defer cancel()
-	if err := t.m.appendAction(ctx, rec); err != nil && !t.storedAnyway(rec) {
+	if err := t.m.appendAction(rec); err != nil && !t.storedAnyway(rec) {
 		t.rollback()
 		return t.m.unsaved(t.id, err)
 	}
@@ -448,9 +446,7 @@ func (t *table) storedAnyway(rec store.Action) bool {
 	return got.Seq == rec.Seq && got.At.Equal(rec.At) && reflect.DeepEqual(got.Action, rec.Action)
 }
 
-func (t *table) writeContext() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(context.WithoutCancel(t.m.ctx), writeTimeout)
-}
+func (t *table) writeContext() (context.Context, context.CancelFunc) { return t.m.writeContext() }
 
 // botMove has the bot playing seat make its move, due at due.
 func (t *table) botMove(seat int, due time.Time) {

@@ -15,7 +15,6 @@ type batchStore interface {
 const maxBatch = 256
 
 type writeReq struct {
-	ctx  context.Context
 	a    store.Action
 	done chan error
 }
@@ -29,12 +28,14 @@ type writer struct {
 	clock Clock
 	timed *histogram
 	one   func(ctx context.Context, a store.Action) error
+	// context bounds one commit (see Manager.writeContext).
+	context func() (context.Context, context.CancelFunc)
 	reqs  chan writeReq
 }
 
 // append stores a and returns once it is stored (or failed).
-func (w *writer) append(ctx context.Context, a store.Action) error {
-	r := writeReq{ctx: ctx, a: a, done: make(chan error, 1)}
+func (w *writer) append(a store.Action) error {
+	r := writeReq{a: a, done: make(chan error, 1)}
 	w.reqs <- r
 	return <-r.done
 }
@@ -64,9 +65,9 @@ func (w *writer) run() {
 			w.timed.record(w.clock.Now().Sub(began))
 			continue
 		}
-		// The batch's context: the first's. Every request's is the same
-		// kind (bounded, not cancelled by shutdown).
-		err := guard(func() error { return w.st.AppendActions(first.ctx, actions) })
+		ctx, cancel := w.context()
+		err := guard(func() error { return w.st.AppendActions(ctx, actions) })
+		cancel()
 		w.timed.record(w.clock.Now().Sub(began))
 		if err != nil {
 			// One bad action must not fail the others: write each alone.
@@ -84,5 +85,7 @@ func (w *writer) run() {
 // write stores one action alone. A panic in the store fails that write, as
 // an error its table handles, rather than every table with the server.
 func (w *writer) write(r writeReq) error {
-	return guard(func() error { return w.one(r.ctx, r.a) })
+	ctx, cancel := w.context()
+	defer cancel()
+	return guard(func() error { return w.one(ctx, r.a) })
 }

@@ -48,10 +48,11 @@ func TestWriterGroupsQueuedActions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		st := &batches{bad: tt.bad}
-		w := &writer{st: st, one: st.one, clock: NewFakeClock(epoch), timed: &histogram{}, reqs: make(chan writeReq, tt.queued)}
+		w := &writer{st: st, one: st.one, clock: NewFakeClock(epoch), timed: &histogram{}, reqs: make(chan writeReq, tt.queued),
+			context: func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }}
 		var reqs []writeReq
 		for seq := 1; seq <= tt.queued; seq++ {
-			r := writeReq{ctx: context.Background(), a: store.Action{Seq: seq}, done: make(chan error, 1)}
+			r := writeReq{a: store.Action{Seq: seq}, done: make(chan error, 1)}
 			reqs = append(reqs, r)
 			w.reqs <- r
 		}
