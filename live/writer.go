@@ -30,7 +30,7 @@ type writer struct {
 	one   func(ctx context.Context, a store.Action) error
 	// context bounds one commit (see Manager.writeContext).
 	context func() (context.Context, context.CancelFunc)
-	reqs  chan writeReq
+	reqs    chan writeReq
 }
 
 // append stores a and returns once it is stored (or failed).
