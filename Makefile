@@ -57,14 +57,16 @@ report:
 	$(GO) run ./cmd/bullshit sim -games 800 -knob-games 600 -option-games 400 -doc docs/bullshit.md -charts docs/bullshit
 	$(GO) run ./cmd/bullshit anchors -games 1000 -doc docs/bullshit.md
 
-# Runs all-bot tables through the live runtime with the real SQLite store and
-# clock, and prints the time to start them, actions a second, lateness,
-# memory per table, publish latency and the time to rebuild them after a
-# restart: make loadtest TABLES=20000 for the issue's figure.
+# Runs all-bot tables through the live runtime with the real SQLite store
+# (or PostgreSQL, with POSTGRES=<url>: a schema of its own, dropped after)
+# and clock, and prints the time to start them, actions a second, lateness,
+# memory and goroutines per table, publish latency and the time to rebuild
+# them after a restart: make loadtest TABLES=20000 for the issue's figure.
 TABLES ?= 1000
 DURATION ?= 60s
+POSTGRES ?=
 loadtest:
-	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION)
+	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION) $(if $(POSTGRES),-postgres '$(POSTGRES)')
 
 # Plays the pages in headless Chromium and writes screenshots of the lobby,
 # the waiting room, the table, a reveal, a hand-over and the result sheet, at
