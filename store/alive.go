@@ -26,8 +26,8 @@ func (s *Store) MarkAlive(ctx context.Context, at time.Time) error {
 		return fmt.Errorf("mark alive: time %v out of range", at)
 	}
 	row := aliveRow{ID: 1, AtNS: at.UnixNano()}
-	err := s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewInsert().Model(&row).Returning("NULL").On("CONFLICT (id) DO UPDATE").Set("at_ns = EXCLUDED.at_ns").Exec(ctx)
+	err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewInsert().Model(&row).Returning("NULL").On("CONFLICT (id) DO UPDATE").Set("at_ns = EXCLUDED.at_ns").Exec(ctx)
 		return err
 	})
 	if err != nil {

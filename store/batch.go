@@ -22,8 +22,8 @@ func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
 		}
 		rows[i] = row
 	}
-	err := s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewInsert().Model(&rows).Returning("NULL").Exec(ctx)
+	err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewInsert().Model(&rows).Returning("NULL").Exec(ctx)
 		return err
 	})
 	if err != nil {

@@ -25,7 +25,7 @@ func (s *Store) CreateGame(ctx context.Context, g *Game, seats []Seat) error {
 	if err != nil {
 		return err
 	}
-	return s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(&row).Returning("NULL").Exec(ctx); err != nil {
 			return fmt.Errorf("create game %s: %w", g.ID, classify(err))
 		}
@@ -119,7 +119,7 @@ func (s *Store) games(ctx context.Context, q *bun.SelectQuery) ([]Game, error) {
 // SaveSeat stores a seat, replacing the one with the same game and number.
 // A seat of a game that does not exist is ErrNotFound.
 func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
-	if err := s.write(ctx, func(ctx context.Context, tx bun.Tx) error { return upsertSeats(ctx, tx, []Seat{seat}) }); err != nil {
+	if err := s.write(ctx, func(ctx context.Context, db bun.IDB) error { return upsertSeats(ctx, db, []Seat{seat}) }); err != nil {
 		return fmt.Errorf("save seat %d of game %s: %w", seat.No, seat.GameID, err)
 	}
 	return nil
@@ -145,8 +145,8 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 // StartGame marks an open game live from at and stores the seats the start
 // changed (filled with bots, or numbered afresh), in one transaction. A game that is not open is ErrNotOpen.
 func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
-	return s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
-		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
+	start := func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", statusLive).
 			Set("started_at = ?", at).
 			Where("id = ?", id).
@@ -155,11 +155,17 @@ func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []
 		if err != nil {
 			return fmt.Errorf("start game %s: %w", id, err)
 		}
-		if err := changedOne(ctx, tx, res, id, ErrNotOpen); err != nil {
+		if err := changedOne(ctx, db, res, id, ErrNotOpen); err != nil {
 			return fmt.Errorf("start game %s: %w", id, err)
 		}
-		if len(seats) == 0 {
-			return nil
+		return nil
+	}
+	if len(seats) == 0 {
+		return s.write(ctx, start)
+	}
+	return s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		if err := start(ctx, tx); err != nil {
+			return err
 		}
 		if err := upsertSeats(ctx, tx, withGameID(seats, id)); err != nil {
 			return fmt.Errorf("save the seats of game %s: %w", id, err)
@@ -171,7 +177,7 @@ func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []
 // changedOne checks that an update conditional on a game's status changed
 // the game, telling a game that does not exist (ErrNotFound) from one whose
 // status refused the change (refused).
-func changedOne(ctx context.Context, tx bun.Tx, res sql.Result, id string, refused error) error {
+func changedOne(ctx context.Context, db bun.IDB, res sql.Result, id string, refused error) error {
 	n, err := res.RowsAffected()
 	if err != nil {
 		return err
@@ -179,7 +185,7 @@ func changedOne(ctx context.Context, tx bun.Tx, res sql.Result, id string, refus
 	if n == 1 {
 		return nil
 	}
-	exists, err := tx.NewSelect().Model((*gameRow)(nil)).Where("id = ?", id).Exists(ctx)
+	exists, err := db.NewSelect().Model((*gameRow)(nil)).Where("id = ?", id).Exists(ctx)
 	if err != nil {
 		return err
 	}
@@ -196,8 +202,8 @@ func (s *Store) AppendAction(ctx context.Context, a Action) error {
 	if err != nil {
 		return err
 	}
-	err = s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
-		_, err := tx.NewInsert().Model(&row).Returning("NULL").Exec(ctx)
+	err = s.write(ctx, func(ctx context.Context, db bun.IDB) error {
+		_, err := db.NewInsert().Model(&row).Returning("NULL").Exec(ctx)
 		return err
 	})
 	if err != nil {
@@ -231,7 +237,7 @@ func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time,
 	if status != statusFinished && status != statusEnded {
 		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, statusFinished, statusEnded)
 	}
-	return s.write(ctx, func(ctx context.Context, tx bun.Tx) error {
+	return s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", status).
 			Set("ended_at = ?", at).

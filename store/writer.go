@@ -30,17 +30,27 @@ var (
 	errPanicked = errors.New("store: a write panicked")
 )
 
-// write runs fn, whose changes stand or fall together, in a transaction. On
-// PostgreSQL, which takes writers side by side and syncs their commits
-// together, each write has a transaction of its own. On SQLite, which takes
-// one writer at a time and syncs each commit to disk, writes go through the
-// committer: those queued while a commit is under way share the next one.
-// A write still queued when ctx ends gives up.
-func (s *Store) write(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
+// writeTx runs fn, whose statements stand or fall together, in a
+// transaction. On PostgreSQL, which takes writers side by side and syncs
+// their commits together, each write has a transaction of its own. On
+// SQLite, which takes one writer at a time and syncs each commit to disk,
+// writes go through the committer: those queued while a commit is under way
+// share the next one. A write still queued when ctx ends gives up.
+func (s *Store) writeTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if s.commits == nil {
 		return s.db.RunInTx(ctx, nil, fn)
 	}
 	return s.commits.write(ctx, fn)
+}
+
+// write runs fn, a single statement, which stands or falls by itself: on
+// PostgreSQL outside any transaction, saving the round trips of one; on
+// SQLite through the committer, as writeTx.
+func (s *Store) write(ctx context.Context, fn func(ctx context.Context, db bun.IDB) error) error {
+	if s.commits == nil {
+		return fn(ctx, s.db)
+	}
+	return s.commits.write(ctx, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
 }
 
 // committer is SQLite's only writer of the store's tables. Writers meeting
