@@ -18,21 +18,34 @@ const (
 	statusEnded    = "ended"
 )
 
-// CreateGame stores a new game and its seats in one transaction. A game id
+// CreateGame stores a new game and its seats, all or nothing. A game id
 // already taken is ErrDuplicate, so the caller can draw another.
 func (s *Store) CreateGame(ctx context.Context, g *Game, seats []Seat) error {
 	row, err := toGameRow(g)
 	if err != nil {
 		return err
 	}
+	rows := withGameID(seats, g.ID)
+	if s.dialect == Postgres && len(rows) > 0 {
+		// One statement, the game's insert in a WITH: a third of the
+		// round trips of a transaction of two.
+		err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
+			_, err := db.NewInsert().With("g", db.NewInsert().Model(&row).Returning("NULL")).
+				Model(&rows).Returning("NULL").Exec(ctx)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("create game %s: %w", g.ID, classify(err))
+		}
+		return nil
+	}
 	return s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		if _, err := tx.NewInsert().Model(&row).Returning("NULL").Exec(ctx); err != nil {
 			return fmt.Errorf("create game %s: %w", g.ID, classify(err))
 		}
-		if len(seats) == 0 {
+		if len(rows) == 0 {
 			return nil
 		}
-		rows := withGameID(seats, g.ID)
 		if _, err := tx.NewInsert().Model(&rows).Returning("NULL").Exec(ctx); err != nil {
 			return fmt.Errorf("create the seats of game %s: %w", g.ID, classify(err))
 		}

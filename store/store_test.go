@@ -202,6 +202,12 @@ func TestDuplicates(t *testing.T) {
 		if err := s.CreateGame(ctx, &Game{ID: "dup", Status: "open", Options: standard(3), CreatedAt: base}, nil); !errors.Is(err, ErrDuplicate) {
 			t.Errorf("CreateGame with a taken id: got %v, want %v", err, ErrDuplicate)
 		}
+		if err := s.CreateGame(ctx, &Game{ID: "dup", Status: "open", Options: standard(3), CreatedAt: base}, []Seat{{No: 1, Kind: "bot"}}); !errors.Is(err, ErrDuplicate) {
+			t.Errorf("CreateGame with a taken id and seats: got %v, want %v", err, ErrDuplicate)
+		}
+		if _, seats, err := s.Game(ctx, "dup"); err != nil || len(seats) != 1 {
+			t.Errorf("the game whose id was taken again: got %d seats (%v), want its 1", len(seats), err)
+		}
 		// The failed transaction leaves no seat behind for a new id either.
 		if err := s.CreateGame(ctx, &Game{ID: "two", Status: "open", Options: standard(3), CreatedAt: base}, []Seat{{No: 0, Kind: "bot"}, {No: 0, Kind: "bot"}}); !errors.Is(err, ErrDuplicate) {
 			t.Errorf("CreateGame with a seat twice: got %v, want %v", err, ErrDuplicate)
