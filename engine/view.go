@@ -114,10 +114,22 @@ type ResultRow struct {
 // View is the game as seat sees it; Spectator (or any seat off the table)
 // sees only what is public.
 func (s *State) View(seat int) View {
+	var v View
+	s.ViewInto(seat, &v)
+	return v
+}
+
+// ViewInto fills v with the game as seat sees it, exactly as View would,
+// reusing the arrays v's slices (and its last play) already hold: a bot's
+// driver asks for a view before every decision, and this way asks without
+// allocating. Whatever v held before is overwritten, so a view filled this
+// way must not be kept past the next fill, nor its slices shared.
+func (s *State) ViewInto(seat int, v *View) {
 	if seat < 0 || seat >= s.n {
 		seat = Spectator
 	}
-	v := View{
+	hand, seats, deciding, can, last := v.Hand, v.Seats, v.Deciding, v.Can, v.Last
+	*v = View{
 		Version:   s.version,
 		Seat:      seat,
 		Options:   s.opts,
@@ -128,35 +140,51 @@ func (s *State) View(seat int) View {
 		Plays:     s.plays,
 		Pile:      Seen(len(s.pile), PileKind),
 		Closes:    s.Deadline(),
-		Deciding:  s.Deciding(),
 		MaxClaim:  s.opts.MaxClaim(),
-		Can:       []ActionKind{},
 		Capped:    s.capped,
 		Ended:     s.ended,
+	}
+	// Deciding is nil when nobody decides, as Deciding gives it.
+	if deciding = s.AppendDeciding(deciding[:0]); len(deciding) > 0 {
+		v.Deciding = deciding
 	}
 	if s.phase != PhasePlay && s.phase != PhaseOver {
 		v.Rank = RankAt(s.rank + 1)
 	}
 	if seat != Spectator {
-		v.Hand = slices.Clone(s.hands[seat])
+		// A seat's hand is never nil, even when empty.
+		if hand == nil {
+			hand = make([]Card, 0, len(s.hands[seat]))
+		}
+		v.Hand = append(hand[:0], s.hands[seat]...)
 	}
-	v.Seats = make([]SeatView, 0, s.n)
+	if seats == nil {
+		seats = make([]SeatView, 0, s.n)
+	}
+	seats = seats[:0]
 	for i, h := range s.hands {
 		sv := SeatView{Seat: i, Hand: Seen(len(h), HandKind), Calls: s.tally.Calls[i], Right: s.tally.Right[i],
 			Lies: s.tally.Lies[i], Caught: s.tally.Caught[i], Pickups: s.tally.Pickups[i]}
 		sv.Passed = s.win != nil && s.win.passed[i]
-		if p := slices.Index(s.out, i); p >= 0 && s.phase != PhaseOver {
-			sv.Out = p + 1
+		if len(s.out) > 0 && s.phase != PhaseOver {
+			if p := slices.Index(s.out, i); p >= 0 {
+				sv.Out = p + 1
+			}
 		}
-		v.Seats = append(v.Seats, sv)
+		seats = append(seats, sv)
 	}
+	v.Seats = seats
 	if l := s.last; l != nil {
-		lp := &LastPlay{No: l.No, Seat: l.Seat, Rank: l.Rank, Claim: l.Claim, Out: l.Out, Sizes: l.Sizes,
+		if last == nil {
+			last = new(LastPlay)
+		}
+		cards := last.Cards
+		*last = LastPlay{No: l.No, Seat: l.Seat, Rank: l.Rank, Claim: l.Claim, Out: l.Out, Sizes: l.Sizes,
 			Shown: l.Shown, Caller: l.Caller}
 		if l.Shown || l.Seat == seat || s.phase == PhaseOver {
-			lp.Cards = slices.Clone(l.cards)
+			last.Cards = append(cards[:0], l.cards...)
 		}
-		v.Last = lp
+		v.Last = last
 		v.Doubt = s.doubt(seat)
 	}
 	if s.phase == PhaseShout {
@@ -174,9 +202,14 @@ func (s *State) View(seat int) View {
 		}
 		v.Give = g
 	}
+	// Can is never nil, so that it reads as [] rather than null.
+	if can == nil {
+		can = make([]ActionKind, 0, 2)
+	}
+	v.Can = can[:0]
 	for _, d := range v.Deciding {
 		if d.Seat == seat {
-			v.Can = s.moves()
+			v.Can = append(v.Can, s.moves()...)
 		}
 	}
 	if s.phase == PhaseOver {
@@ -185,19 +218,26 @@ func (s *State) View(seat int) View {
 				Caught: s.tally.Caught[p.Seat], Calls: s.tally.Calls[p.Seat], Right: s.tally.Right[p.Seat]})
 		}
 	}
-	return v
 }
 
+// The moves of each phase, for views to copy.
+var (
+	playMoves = []ActionKind{ActPlay}
+	callMoves = []ActionKind{ActCall, ActPass}
+	giveMoves = []ActionKind{ActGive}
+)
+
+// moves are the moves of the phase, for the caller to copy, never change.
 func (s *State) moves() []ActionKind {
 	switch s.phase {
 	case PhasePlay:
-		return []ActionKind{ActPlay}
+		return playMoves
 	case PhaseCall, PhaseShout:
-		return []ActionKind{ActCall, ActPass}
+		return callMoves
 	case PhaseGive:
-		return []ActionKind{ActGive}
+		return giveMoves
 	}
-	return []ActionKind{}
+	return nil
 }
 
 // lastCalled is the index of the newest "called" line of the log.
