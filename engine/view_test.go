@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -43,4 +44,36 @@ func TestAppendDecidingMatchesDeciding(t *testing.T) {
 			t.Fatalf("play %d: got %v, want %v", d.s.plays, ds, want)
 		}
 	})
+}
+
+// TestQuickSortsMatchSlowOnes checks the set-based card sort and the
+// hand-over's pick by keys against plain sorts, over random hands of one and
+// two decks.
+func TestQuickSortsMatchSlowOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range 2000 {
+		all := deck(1 + i%2)
+		rng.Shuffle(len(all), func(a, b int) { all[a], all[b] = all[b], all[a] })
+		hand := all[:rng.IntN(len(all)+1)]
+		got, want := slices.Clone(hand), slices.Clone(hand)
+		sortCards(got)
+		slowSort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("sortCards(%v): got %v, want %v", hand, got, want)
+		}
+		first, seats, k := rng.IntN(600), MinSeats+rng.IntN(MaxSeats-MinSeats+1), rng.IntN(5)
+		var wait [Ranks]int
+		for r := range wait {
+			wait[r] = Ranks
+			for m := range Ranks {
+				if RankAt(first+m*seats) == Rank(r) {
+					wait[r] = m
+					break
+				}
+			}
+		}
+		if got, want := leastUsefulByWait(hand, first, seats, k), leastUsefulSorted(hand, wait, k); !slices.Equal(got, want) {
+			t.Fatalf("leastUsefulByWait(%v, %d, %d, %d): got %v, want %v", hand, first, seats, k, got, want)
+		}
+	}
 }
