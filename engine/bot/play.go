@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"math/rand/v2"
 	"slices"
 
 	"bullshit/engine"
@@ -12,7 +11,7 @@ const bluffTwo Chance = 0.2
 
 // play chooses the cards for the seat's turn: its cards of the rank (padded
 // now and then with a wrong one), else a bluff, then perhaps a sneak.
-func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
+func (b *Bot) play(v *engine.View, rng *source) engine.Action {
 	hand := v.Hand
 	var cards, rest []engine.Card
 	for _, c := range hand {
@@ -51,7 +50,7 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 
 // spare picks k cards to part with: the ones needed last, or, for a bot that
 // doesn't plan (easy), any.
-func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *rand.Rand) []engine.Card {
+func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *source) []engine.Card {
 	if !b.skill.AnyCard {
 		return engine.LeastUseful(from, next, seats, k)
 	}
@@ -65,7 +64,7 @@ func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *rand.Rand) []en
 // hand is always called), never past the style's, the table's or the spare
 // cards' limit, and, unless the bot is easy or feeling reckless, only what
 // the counts won't show.
-func (b *Bot) sneaks(v engine.View, claim, spare int, rng *rand.Rand) int {
+func (b *Bot) sneaks(v *engine.View, claim, spare int, rng *source) int {
 	most := min(b.params.Most, v.Options.Sneak, spare-1)
 	if most <= 0 || !chance(rng, b.params.Sneak) {
 		return 0
@@ -91,4 +90,4 @@ func without(cards, gone []engine.Card) []engine.Card {
 	return slices.DeleteFunc(slices.Clone(cards), func(c engine.Card) bool { return slices.Contains(gone, c) })
 }
 
-func chance(rng *rand.Rand, p Chance) bool { return rng.Float64() < float64(p) }
+func chance(rng *source, p Chance) bool { return rng.Float64() < float64(p) }

@@ -49,7 +49,7 @@ const (
 // bar rises with the pile and falls as the claimant nears going out; it
 // accepts a small expected loss (slack), which matters only on small piles;
 // and a likely enough sneak is called whatever the pile.
-func (b *Bot) read(v engine.View) float64 {
+func (b *Bot) read(v *engine.View) float64 {
 	pSneak := 0.0
 	if v.Options.Sneak > 0 {
 		pSneak = sneakChance(v)
@@ -75,7 +75,7 @@ func (b *Bot) read(v engine.View) float64 {
 // one, with two and so on, each weighted by a prior: a play in five is
 // sneaky, more from a player caught before (0.2 + 0.06 per catch, at most a
 // half), each extra card sneaked a third as likely as one fewer.
-func sneakChance(v engine.View) float64 {
+func sneakChance(v *engine.View) float64 {
 	last := v.Last
 	prior := min(0.5, 0.2+0.06*float64(v.Seats[last.Seat].Caught))
 	var sneaky, total float64
@@ -130,7 +130,7 @@ func share(r [2]engine.Range, after func(int) int, k engine.Kind) float64 {
 // soon. Players are taken to claim as the bots do: with none of the rank,
 // one card (now and then two); with some, all of them, now and then padded
 // with one more.
-func rankLieChance(v engine.View) float64 {
+func rankLieChance(v *engine.View) float64 {
 	last := v.Last
 	unseen := 52*v.Options.Decks() - len(v.Hand)
 	rank := v.Options.Copies() - heldOf(v.Hand, last.Rank)

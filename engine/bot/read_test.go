@@ -32,7 +32,7 @@ func TestSneakChance(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			v := callView(nil, tt.claim, tt.before, tt.after, false)
 			bigPile(&v)
-			got := sneakChance(v)
+			got := sneakChance(&v)
 			if got < tt.min || got > tt.max {
 				t.Errorf("got %.3f, want %.2f to %.2f", got, tt.min, tt.max)
 			}
@@ -47,7 +47,7 @@ func TestSneakChanceRisesWithCatches(t *testing.T) {
 		v := callView(nil, 1, 12, 10, false)
 		v.Seats[0].Caught = caught
 		bigPile(&v)
-		got := sneakChance(v)
+		got := sneakChance(&v)
 		if got < prev {
 			t.Fatalf("caught %d: got %.3f, want at least %.3f", caught, got, prev)
 		}
@@ -55,7 +55,7 @@ func TestSneakChanceRisesWithCatches(t *testing.T) {
 	}
 	v := callView(nil, 1, 12, 10, false)
 	bigPile(&v)
-	if prev <= sneakChance(v) {
+	if prev <= sneakChance(&v) {
 		t.Errorf("got %.3f after five catches, want more than with none", prev)
 	}
 }
@@ -76,7 +76,7 @@ func TestRankLieChance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := rankLieChance(callView(cards(t, tt.hand...), tt.claim, 9, 9-tt.claim, false))
+			got := rankLieChance(ptr(callView(cards(t, tt.hand...), tt.claim, 9, 9-tt.claim, false)))
 			if got < tt.min || got > tt.max {
 				t.Errorf("got %.3f, want %.2f to %.2f", got, tt.min, tt.max)
 			}
@@ -108,3 +108,5 @@ func TestHardCallsLikelySneaks(t *testing.T) {
 		t.Errorf("got %.2f called from a player caught five times, want more than %.2f from one never caught", often, never)
 	}
 }
+
+func ptr[T any](v T) *T { return &v }
