@@ -101,20 +101,19 @@ func sneakChance(v *engine.View) float64 {
 // go down with them.
 func fits(sizes engine.Sizes, claim, sneak int) float64 {
 	played := claim + sneak
-	return share(sizes.Hand, func(n int) int { return n - played }, engine.HandKind) *
-		share(sizes.Pile, func(n int) int { return n + played }, engine.PileKind)
+	return share(sizes.Hand, -played, engine.HandKind) * share(sizes.Pile, played, engine.PileKind)
 }
 
-// share is the share of the sizes in r[0] that after turns into sizes
-// seen as r[1].
-func share(r [2]engine.Range, after func(int) int, k engine.Kind) float64 {
+// share is the share of the sizes in r[0] that, changed by by, are seen
+// as r[1].
+func share(r [2]engine.Range, by int, k engine.Kind) float64 {
 	lo, hi := r[0].Lo, r[0].Hi
 	if hi == engine.Open {
 		hi = lo + 20
 	}
 	hits := 0
 	for n := lo; n <= hi; n++ {
-		if m := after(n); m >= 0 && engine.Seen(m, k) == r[1] {
+		if m := n + by; m >= 0 && engine.Seen(m, k) == r[1] {
 			hits++
 		}
 	}
@@ -138,11 +137,20 @@ func rankLieChance(v *engine.View) float64 {
 	frac = min(max(frac, 0.01), 0.99)
 	var truth, lie float64
 	a, b := clump*frac, clump*(1-frac)
-	base := lbeta(a, b)
+	// The log-gammas of k+a and k+b for every k, and of the sums, each
+	// worked out once: the betas below share them.
+	var ga, gb [maxCopies + 1]float64
+	for k := 0; k <= rank; k++ {
+		ga[k] = lgamma(float64(k) + a)
+		gb[k] = lgamma(float64(k) + b)
+	}
+	var sums lgammas
+	base := ga[0] + gb[0] - sums.of(a+b)
 	for k := 0; k <= rank; k++ {
 		// The beta-binomial chance of k of the rank in the claimant's
 		// hand: C(rank, k) B(k+a, rank-k+b) / B(a, b), in logs.
-		p := math.Exp(lchoose(rank, k) + lbeta(float64(k)+a, float64(rank-k)+b) - base)
+		x, y := float64(k)+a, float64(rank-k)+b
+		p := math.Exp(lchoose(rank, k) + (ga[k] + gb[rank-k] - sums.of(x+y)) - base)
 		switch c := last.Claim; {
 		case k == 0 && c == 1:
 			lie += p * float64(1-bluffTwo)
@@ -186,9 +194,25 @@ func logFactorial(n int) float64 {
 	return v
 }
 
-func lbeta(a, b float64) float64 {
-	x, _ := math.Lgamma(a)
-	y, _ := math.Lgamma(b)
-	z, _ := math.Lgamma(a + b)
-	return x + y - z
+// maxCopies is the most copies of a rank a game has (two decks).
+const maxCopies = 8
+
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
+}
+
+// lgammas remembers the last log-gamma it worked out: the sums a
+// beta-binomial's terms need are nearly always one value, but may differ in
+// the last bit, so each is checked rather than assumed.
+type lgammas struct {
+	x, v float64
+	ok   bool
+}
+
+func (g *lgammas) of(x float64) float64 {
+	if !g.ok || x != g.x {
+		g.x, g.v, g.ok = x, lgamma(x), true
+	}
+	return g.v
 }
