@@ -137,6 +137,7 @@ func (s *State) play(a Action, now time.Time) *Error {
 		},
 		cards: cards,
 	}
+	s.last.sizeDoubt = sizeDoubt(claim, s.last.Sizes)
 	s.emit(Event{At: now, Kind: EventPlay, No: s.plays, Seat: a.Seat, Rank: rankRef(s.last.Rank), Claim: claim, Out: out, Sizes: s.keepSizes(s.last.Sizes)})
 	s.emit(Event{At: now, Kind: EventMine, No: s.plays, Seat: a.Seat, Claim: claim, Cards: cards, To: s.keepSeats(a.Seat)})
 	// Everyone else may call it for the window's length. It is a shout, not

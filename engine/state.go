@@ -65,6 +65,9 @@ type Play struct {
 	// Caller is the seat that called it, or -1.
 	Caller int `json:"caller"`
 	cards  []Card
+	// sizeDoubt is what the counts give away (see sizeDoubt), worked out
+	// once for every view of the play.
+	sizeDoubt string
 }
 
 // Sneaked is how many cards were slipped under the claim.

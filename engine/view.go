@@ -123,7 +123,9 @@ func (s *State) View(seat int) View {
 // reusing the arrays v's slices (and its last play) already hold: a bot's
 // driver asks for a view before every decision, and this way asks without
 // allocating. Whatever v held before is overwritten, so a view filled this
-// way must not be kept past the next fill, nor its slices shared.
+// way must not be kept past the next fill, nor its slices shared. Nothing of
+// an earlier fill survives beyond its slices' ends either, so one v may be
+// filled for different seats in turn.
 func (s *State) ViewInto(seat int, v *View) {
 	if seat < 0 || seat >= s.n {
 		seat = Spectator
@@ -157,6 +159,9 @@ func (s *State) ViewInto(seat int, v *View) {
 			hand = make([]Card, 0, len(s.hands[seat]))
 		}
 		v.Hand = append(hand[:0], s.hands[seat]...)
+		// What an earlier, longer hand left beyond the end is wiped: the
+		// array may have held another seat's cards.
+		clear(v.Hand[len(v.Hand):cap(v.Hand)])
 	}
 	if seats == nil {
 		seats = make([]SeatView, 0, s.n)
@@ -183,6 +188,7 @@ func (s *State) ViewInto(seat int, v *View) {
 			Shown: l.Shown, Caller: l.Caller}
 		if l.Shown || l.Seat == seat || s.phase == PhaseOver {
 			last.Cards = append(cards[:0], l.cards...)
+			clear(last.Cards[len(last.Cards):cap(last.Cards)])
 		}
 		v.Last = last
 		v.Doubt = s.doubt(seat)
@@ -251,7 +257,9 @@ func (s *State) lastCalled() int {
 }
 
 // doubt is the hint for a face-down play by someone else: a claim that can't
-// be true given the seat's own cards, or counts that give a sneak away.
+// be true given the seat's own cards, or counts that give a sneak away. It
+// is Doubt, with the counts' part (the same for every seat) worked out once
+// when the play was made.
 func (s *State) doubt(seat int) string {
 	l := s.last
 	if l.Shown || l.Seat == seat || s.phase == PhaseOver {
@@ -261,13 +269,25 @@ func (s *State) doubt(seat int) string {
 	if seat != Spectator {
 		hand = s.hands[seat]
 	}
-	return Doubt(hand, l.Rank, l.Claim, l.Sizes, s.opts.Copies())
+	if msg := heldDoubt(hand, l.Rank, l.Claim, s.opts.Copies()); msg != "" {
+		return msg
+	}
+	return l.sizeDoubt
 }
 
 // Doubt is the "can't be true" check, in words, or "" when nothing gives the
 // claim away. hand is the watcher's own hand (nil for a spectator), rank and
 // claim the play's, sizes what the table saw, copies how many of a rank exist.
 func Doubt(hand []Card, rank Rank, claim int, sizes Sizes, copies int) string {
+	if msg := heldDoubt(hand, rank, claim, copies); msg != "" {
+		return msg
+	}
+	return sizeDoubt(claim, sizes)
+}
+
+// heldDoubt is Doubt's first check: the watcher's own cards of the rank
+// leave too few for the claim.
+func heldDoubt(hand []Card, rank Rank, claim int, copies int) string {
 	held := 0
 	for _, c := range hand {
 		if c.Rank() == rank {
@@ -277,6 +297,12 @@ func Doubt(hand []Card, rank Rank, claim int, sizes Sizes, copies int) string {
 	if held+claim > copies {
 		return fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, copies, rank.Name(true))
 	}
+	return ""
+}
+
+// sizeDoubt is Doubt's other checks: the hand's or the pile's count changed
+// by more than the claim.
+func sizeDoubt(claim int, sizes Sizes) string {
 	if !LooksClean(sizes.Hand[0], sizes.Hand[1], claim, HandKind) {
 		return fmt.Sprintf("Can't be just %d: their hand went %s → %s.", claim, sizes.Hand[0], sizes.Hand[1])
 	}

@@ -26,6 +26,16 @@ func TestViewIntoMatchesView(t *testing.T) {
 						if got, want := *v, d.s.View(seat); !reflect.DeepEqual(got, want) {
 							t.Fatalf("seed %d, play %d, seat %d: got %+v, want %+v", seed, d.s.plays, seat, got, want)
 						}
+						// The doubt worked out once a play is the one Doubt gives.
+						if l := d.s.last; l != nil && !l.Shown && l.Seat != seat && d.s.phase != PhaseOver {
+							var hand []Card
+							if seat != Spectator {
+								hand = d.s.hands[seat]
+							}
+							if want := Doubt(hand, l.Rank, l.Claim, l.Sizes, d.s.opts.Copies()); v.Doubt != want {
+								t.Fatalf("seed %d, play %d, seat %d: got doubt %q, want %q", seed, d.s.plays, seat, v.Doubt, want)
+							}
+						}
 					}
 				}
 				check()
@@ -76,4 +86,28 @@ func TestQuickSortsMatchSlowOnes(t *testing.T) {
 			t.Fatalf("leastUsefulByWait(%v, %d, %d, %d): got %v, want %v", hand, first, seats, k, got, want)
 		}
 	}
+}
+
+// TestViewIntoLeavesNothingBehind fills one view for every seat in turn and
+// checks that no card of another seat's hand is left in the arrays beyond
+// the slices' ends, where a bot could read it.
+func TestViewIntoLeavesNothingBehind(t *testing.T) {
+	d := newDriver(t, Standard(4), 9)
+	var v View
+	d.play(t, func() {
+		for seat := range d.s.n {
+			d.s.ViewInto(seat, &v)
+			tails := [][]Card{v.Hand[len(v.Hand):cap(v.Hand)]}
+			if v.Last != nil {
+				tails = append(tails, v.Last.Cards[len(v.Last.Cards):cap(v.Last.Cards)])
+			}
+			for _, tail := range tails {
+				for _, c := range tail {
+					if c != 0 {
+						t.Fatalf("play %d, seat %d: got %v beyond the end, want nothing", d.s.plays, seat, tail)
+					}
+				}
+			}
+		}
+	})
 }
