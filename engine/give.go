@@ -9,6 +9,11 @@ import (
 // current rules pick them for a hand-over that runs out. first is the rank
 // index (see RankAt) of their next turn and seats the table size.
 func LeastUseful(hand []Card, first, seats, k int) []Card {
+	// A direct call where the current version's pick is known, so that a
+	// bot's hand can stay on its stack; the rulebook's entry otherwise.
+	if CurrentRules == 1 {
+		return leastUsefulByWait(hand, first, seats, k)
+	}
 	return rulebook[CurrentRules].leastUseful(hand, first, seats, k)
 }
 

@@ -85,6 +85,9 @@ func TestQuickSortsMatchSlowOnes(t *testing.T) {
 		if got, want := leastUsefulByWait(hand, first, seats, k), leastUsefulSorted(hand, wait, k); !slices.Equal(got, want) {
 			t.Fatalf("leastUsefulByWait(%v, %d, %d, %d): got %v, want %v", hand, first, seats, k, got, want)
 		}
+		if got, want := LeastUseful(hand, first, seats, k), rulebook[CurrentRules].leastUseful(hand, first, seats, k); !slices.Equal(got, want) {
+			t.Fatalf("LeastUseful(%v, %d, %d, %d): got %v, want the current rules' %v", hand, first, seats, k, got, want)
+		}
 	}
 }
 

@@ -13,7 +13,10 @@ const bluffTwo Chance = 0.2
 // now and then with a wrong one), else a bluff, then perhaps a sneak.
 func (b *Bot) play(v *engine.View, rng *source) engine.Action {
 	hand := v.Hand
-	var cards, rest []engine.Card
+	// Neither the play nor the cards kept can outgrow the hand; the cards
+	// kept stay on the stack for a hand of up to two decks.
+	var kept [2 * 52]engine.Card
+	cards, rest := make([]engine.Card, 0, len(hand)), kept[:0]
 	for _, c := range hand {
 		if c.Rank() == v.Rank && len(cards) < v.MaxClaim {
 			cards = append(cards, c)
@@ -38,7 +41,7 @@ func (b *Bot) play(v *engine.View, rng *source) engine.Action {
 		if len(rest) >= 3 && v.MaxClaim >= 2 && chance(rng, bluffTwo) {
 			n = 2
 		}
-		cards = b.spare(rest, next, v.Playing(), n, rng)
+		cards = append(cards, b.spare(rest, next, v.Playing(), n, rng)...)
 		rest = without(rest, cards)
 	}
 	claim := len(cards)
@@ -86,8 +89,9 @@ func (b *Bot) sneaks(v *engine.View, claim, spare int, rng *source) int {
 	return n
 }
 
+// without removes gone from cards, in place.
 func without(cards, gone []engine.Card) []engine.Card {
-	return slices.DeleteFunc(slices.Clone(cards), func(c engine.Card) bool { return slices.Contains(gone, c) })
+	return slices.DeleteFunc(cards, func(c engine.Card) bool { return slices.Contains(gone, c) })
 }
 
 func chance(rng *source, p Chance) bool { return rng.Float64() < float64(p) }
