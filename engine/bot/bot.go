@@ -43,25 +43,30 @@ func (b *Bot) Style() Style { return b.style }
 // seat has nothing to do (v.Can is empty). The same view and seed always give
 // the same choice. A move the view shows would be refused is replaced by
 // v.Fallback(), which is always legal.
-func (b *Bot) Choose(v engine.View) (a engine.Action, ok bool) {
+func (b *Bot) Choose(v engine.View) (a engine.Action, ok bool) { return b.Decide(&v) }
+
+// Decide is Choose for a view read through a pointer, for drivers that fill
+// one view a seat (engine.State.ViewInto) rather than copy it for every
+// decision. It never changes v.
+func (b *Bot) Decide(v *engine.View) (a engine.Action, ok bool) {
 	if len(v.Can) == 0 || v.Seat == engine.Spectator {
 		return engine.Action{}, false
 	}
 	rng := &source{}
-	rng.pcg.Seed(b.seeds(&v))
+	rng.pcg.Seed(b.seeds(v))
 	switch {
 	case slices.Contains(v.Can, engine.ActPlay):
-		a = b.play(&v, rng)
+		a = b.play(v, rng)
 	case slices.Contains(v.Can, engine.ActCall):
 		a = engine.Action{Kind: engine.ActPass}
-		if b.calls(&v, rng) {
+		if b.calls(v, rng) {
 			a.Kind = engine.ActCall
 		}
 	case slices.Contains(v.Can, engine.ActGive) && v.Give != nil:
 		a = engine.Action{Kind: engine.ActGive, Cards: slices.Clone(v.Give.Suggested)}
 	}
 	a.Seat, a.No = v.Seat, v.Plays
-	if !allowed(&v, a) {
+	if !allowed(v, a) {
 		return v.Fallback()
 	}
 	return a, true

@@ -117,7 +117,7 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		}
 		v := &views[d.Seat]
 		s.ViewInto(d.Seat, v)
-		a, ok := bots[d.Seat].Choose(*v)
+		a, ok := bots[d.Seat].Decide(v)
 		if !ok {
 			return out, errNothing
 		}
@@ -171,7 +171,7 @@ func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, bots []*bo
 	for _, d := range rest {
 		v := &views[d.Seat]
 		s.ViewInto(d.Seat, v)
-		a, ok := bots[d.Seat].Choose(*v)
+		a, ok := bots[d.Seat].Decide(v)
 		if !ok || a.Kind != engine.ActCall {
 			continue
 		}
