@@ -131,21 +131,13 @@ func (s *State) ViewInto(seat int, v *View) {
 		seat = Spectator
 	}
 	hand, seats, deciding, can, last := v.Hand, v.Seats, v.Deciding, v.Can, v.Last
-	*v = View{
-		Version:   s.version,
-		Seat:      seat,
-		Options:   s.opts,
-		Phase:     s.phase,
-		Turn:      s.turn,
-		RankIndex: s.rank,
-		Rank:      RankAt(s.rank),
-		Plays:     s.plays,
-		Pile:      Seen(len(s.pile), PileKind),
-		Closes:    s.Deadline(),
-		MaxClaim:  s.opts.MaxClaim(),
-		Capped:    s.capped,
-		Ended:     s.ended,
-	}
+	// Zeroed, then set field by field: a literal would be built aside and
+	// copied, and the view is big.
+	*v = View{}
+	v.Version, v.Seat, v.Options, v.Phase, v.Turn = s.version, seat, s.opts, s.phase, s.turn
+	v.RankIndex, v.Rank, v.Plays = s.rank, RankAt(s.rank), s.plays
+	v.Pile, v.Closes, v.MaxClaim = Seen(len(s.pile), PileKind), s.Deadline(), s.opts.MaxClaim()
+	v.Capped, v.Ended = s.capped, s.ended
 	// Deciding is nil when nobody decides, as Deciding gives it.
 	if deciding = s.AppendDeciding(deciding[:0]); len(deciding) > 0 {
 		v.Deciding = deciding
@@ -163,20 +155,23 @@ func (s *State) ViewInto(seat int, v *View) {
 		// array may have held another seat's cards.
 		clear(v.Hand[len(v.Hand):cap(v.Hand)])
 	}
-	if seats == nil {
-		seats = make([]SeatView, 0, s.n)
+	if cap(seats) < s.n {
+		seats = make([]SeatView, s.n)
 	}
-	seats = seats[:0]
+	seats = seats[:s.n]
+	t := &s.tally
 	for i, h := range s.hands {
-		sv := SeatView{Seat: i, Hand: Seen(len(h), HandKind), Calls: s.tally.Calls[i], Right: s.tally.Right[i],
-			Lies: s.tally.Lies[i], Caught: s.tally.Caught[i], Pickups: s.tally.Pickups[i]}
+		// Each seat is written in place, for the same reason as the view.
+		sv := &seats[i]
+		*sv = SeatView{}
+		sv.Seat, sv.Hand = i, Seen(len(h), HandKind)
+		sv.Calls, sv.Right, sv.Lies, sv.Caught, sv.Pickups = t.Calls[i], t.Right[i], t.Lies[i], t.Caught[i], t.Pickups[i]
 		sv.Passed = s.win != nil && s.win.passed[i]
 		if len(s.out) > 0 && s.phase != PhaseOver {
 			if p := slices.Index(s.out, i); p >= 0 {
 				sv.Out = p + 1
 			}
 		}
-		seats = append(seats, sv)
 	}
 	v.Seats = seats
 	if l := s.last; l != nil {
@@ -184,8 +179,9 @@ func (s *State) ViewInto(seat int, v *View) {
 			last = new(LastPlay)
 		}
 		cards := last.Cards
-		*last = LastPlay{No: l.No, Seat: l.Seat, Rank: l.Rank, Claim: l.Claim, Out: l.Out, Sizes: l.Sizes,
-			Shown: l.Shown, Caller: l.Caller}
+		*last = LastPlay{}
+		last.No, last.Seat, last.Rank, last.Claim, last.Out = l.No, l.Seat, l.Rank, l.Claim, l.Out
+		last.Sizes, last.Shown, last.Caller = l.Sizes, l.Shown, l.Caller
 		if l.Shown || l.Seat == seat || s.phase == PhaseOver {
 			last.Cards = append(cards[:0], l.cards...)
 			clear(last.Cards[len(last.Cards):cap(last.Cards)])
