@@ -110,5 +110,5 @@ func (s *State) finish(now time.Time) {
 		winner = s.out[0]
 	}
 	s.result = places
-	s.emit(Event{At: now, Kind: EventOver, Seat: winner, Result: slices.Clone(places)})
+	s.emit(&Event{At: now, Kind: EventOver, Seat: winner, Result: slices.Clone(places)})
 }

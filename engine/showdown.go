@@ -85,7 +85,7 @@ func (s *State) showdown(caller int, together []int, start, now time.Time) {
 	last.Shown, last.Caller = true, caller
 	sd := &Showdown{Caller: caller, Seat: last.Seat, Cards: last.cards, Truth: truth,
 		Sneaked: sneaked, Loser: loser, Took: took, Given: give, Together: together}
-	s.emit(Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: seatRef(caller), Rank: rankRef(last.Rank),
+	s.emit(&Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: seatRef(caller), Rank: rankRef(last.Rank),
 		Claim: last.Claim, Cards: last.cards, Showdown: sd})
 
 	s.beats = revealBeats(start, last, *sd, s.rules.Beats)

@@ -197,7 +197,7 @@ func New(opts Options, seed uint64, now time.Time) (*State, error) {
 	s.turn = (s.dealer + 1) % n
 	// Room for a short game's lines at once rather than many regrowths.
 	s.log, s.cards = make([]line, 0, 64), make([]Card, 0, 64)
-	s.emit(Event{At: now, Kind: EventDeal, Seat: s.dealer})
+	s.emit(&Event{At: now, Kind: EventDeal, Seat: s.dealer})
 	return s, nil
 }
 
