@@ -212,7 +212,23 @@ type lgammas struct {
 
 func (g *lgammas) of(x float64) float64 {
 	if !g.ok || x != g.x {
-		g.x, g.v, g.ok = x, lgamma(x), true
+		g.x, g.v, g.ok = x, lgammaOf(x), true
 	}
 	return g.v
 }
+
+// lgammaOf is lgamma, looked up for the whole numbers the sums usually are.
+func lgammaOf(x float64) float64 {
+	if i := int(x); float64(i) == x && i >= 1 && i < len(wholeLgammas) {
+		return wholeLgammas[i]
+	}
+	return lgamma(x)
+}
+
+// wholeLgammas[i] is lgamma(i), the very value math.Lgamma gives.
+var wholeLgammas = func() (t [2*maxCopies + 4]float64) {
+	for i := 1; i < len(t); i++ {
+		t[i] = lgamma(float64(i))
+	}
+	return t
+}()
