@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"sync/atomic"
 
 	"bullshit/engine"
 )
@@ -133,17 +134,21 @@ func rankLieChance(v *engine.View) float64 {
 	last := v.Last
 	unseen := 52*v.Options.Decks() - len(v.Hand)
 	rank := v.Options.Copies() - heldOf(v.Hand, last.Rank)
-	frac := planned * float64(max(mid(last.Sizes.Hand[0]), last.Claim)) / float64(max(1, unseen))
-	frac = min(max(frac, 0.01), 0.99)
-	var truth, lie float64
-	a, b := clump*frac, clump*(1-frac)
-	// The log-gammas of k+a and k+b for every k, and of the sums, each
-	// worked out once: the betas below share them.
-	var ga, gb [maxCopies + 1]float64
-	for k := 0; k <= rank; k++ {
-		ga[k] = lgamma(float64(k) + a)
-		gb[k] = lgamma(float64(k) + b)
+	share, seen := max(mid(last.Sizes.Hand[0]), last.Claim), max(1, unseen)
+	a, b := betaShape(share, seen)
+	// The log-gammas of k+a and k+b for every k (see gammaRows), and of the
+	// sums, each worked out once: the betas below share them.
+	var ga, gb []float64
+	if rank <= maxCopies {
+		g := gammaRowOf(share, seen)
+		ga, gb = g.a[:], g.b[:]
+	} else {
+		ga, gb = make([]float64, rank+1), make([]float64, rank+1)
+		for k := range ga {
+			ga[k], gb[k] = lgamma(float64(k)+a), lgamma(float64(k)+b)
+		}
 	}
+	var truth, lie float64
 	var sums lgammas
 	base := ga[0] + gb[0] - sums.of(a+b)
 	for k := 0; k <= rank; k++ {
@@ -170,6 +175,51 @@ func rankLieChance(v *engine.View) float64 {
 		return 1
 	}
 	return lie / (truth + lie)
+}
+
+// betaShape is the beta law's two shapes for a claimant holding share of
+// the seen cards a seat can't see: a small a, a share that clumps.
+func betaShape(share, seen int) (a, b float64) {
+	frac := planned * float64(share) / float64(seen)
+	frac = min(max(frac, 0.01), 0.99)
+	return clump * frac, clump * (1 - frac)
+}
+
+// gammaRow is lgamma(k+a) and lgamma(k+b) for every k a rank's copies allow,
+// a and b the shapes of one claimant's share.
+type gammaRow struct{ a, b [maxCopies + 1]float64 }
+
+func newGammaRow(share, seen int) *gammaRow {
+	a, b := betaShape(share, seen)
+	g := new(gammaRow)
+	for k := range g.a {
+		g.a[k], g.b[k] = lgamma(float64(k)+a), lgamma(float64(k)+b)
+	}
+	return g
+}
+
+// gammaRows keeps each row once worked out, by the claimant's share of the
+// cards and the cards unseen, which alone set the shapes: a hard bot's every
+// reading needs one, and a game has only a few hundred. It only ever holds
+// the values newGammaRow gives, so however calls race to fill a row, each
+// reads the same numbers.
+var gammaRows [rowShares][rowSeen]atomic.Pointer[gammaRow]
+
+// The shares and unseen counts gammaRows covers: a share is a hand's
+// middle (30 at most) or a claim, and two decks are 104 cards.
+const rowShares, rowSeen = 32, 2*52 + 1
+
+func gammaRowOf(share, seen int) *gammaRow {
+	if share < 0 || share >= rowShares || seen >= rowSeen {
+		return newGammaRow(share, seen)
+	}
+	p := &gammaRows[share][seen]
+	g := p.Load()
+	if g == nil {
+		g = newGammaRow(share, seen)
+		p.Store(g)
+	}
+	return g
 }
 
 // lchoose is the log of n choose k, from a table of log-factorials for the

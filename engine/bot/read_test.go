@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"math"
 	"testing"
 
 	"bullshit/engine"
@@ -110,3 +111,64 @@ func TestHardCallsLikelySneaks(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// rankLieChanceByHand is rankLieChance as first written, every log-gamma
+// worked out afresh: the reference the tabled one must match to the bit,
+// since the simulator's report depends on every bot's choice.
+func rankLieChanceByHand(v *engine.View) float64 {
+	last := v.Last
+	unseen := 52*v.Options.Decks() - len(v.Hand)
+	rank := v.Options.Copies() - heldOf(v.Hand, last.Rank)
+	frac := planned * float64(max(mid(last.Sizes.Hand[0]), last.Claim)) / float64(max(1, unseen))
+	frac = min(max(frac, 0.01), 0.99)
+	lbeta := func(a, b float64) float64 {
+		x, _ := math.Lgamma(a)
+		y, _ := math.Lgamma(b)
+		z, _ := math.Lgamma(a + b)
+		return x + y - z
+	}
+	var truth, lie float64
+	a, b := clump*frac, clump*(1-frac)
+	base := lbeta(a, b)
+	for k := 0; k <= rank; k++ {
+		p := math.Exp(lchoose(rank, k) + lbeta(float64(k)+a, float64(rank-k)+b) - base)
+		switch c := last.Claim; {
+		case k == 0 && c == 1:
+			lie += p * float64(1-bluffTwo)
+		case k == 0 && c == 2:
+			lie += p * float64(bluffTwo)
+		case c == k:
+			truth += p * (1 - padGuess)
+		case c == k+1:
+			lie += p * padGuess
+		case c < k:
+			truth += p * offScript
+		default:
+			lie += p * offScript
+		}
+	}
+	if truth+lie == 0 {
+		return 1
+	}
+	return lie / (truth + lie)
+}
+
+// TestRankLieChanceMatchesByHand reads every listener's view of random
+// games at three to ten seats, one deck and two, with both versions.
+func TestRankLieChanceMatchesByHand(t *testing.T) {
+	checked := 0
+	for seats := engine.MinSeats; seats <= engine.MaxSeats; seats++ {
+		walk(t, seats, engine.Standard(seats), uint64(seats), func(s *engine.State, v engine.View, b *Bot) {
+			if v.Phase != engine.PhaseCall || v.Last == nil || v.Last.Seat == v.Seat {
+				return
+			}
+			checked++
+			if got, want := rankLieChance(&v), rankLieChanceByHand(&v); got != want {
+				t.Fatalf("%d seats, play %d, seat %d: got %v, want %v", seats, v.Plays, v.Seat, got, want)
+			}
+		})
+	}
+	if checked < 500 {
+		t.Errorf("got %d views read, want 500 at least", checked)
+	}
+}
