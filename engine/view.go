@@ -261,15 +261,50 @@ func (s *State) doubt(seat int) string {
 	if l.Shown || l.Seat == seat || s.phase == PhaseOver {
 		return ""
 	}
-	var hand []Card
+	held := 0
 	if seat != Spectator {
-		hand = s.hands[seat]
+		held = heldSorted(s.hands[seat], l.Rank)
 	}
-	if msg := heldDoubt(hand, l.Rank, l.Claim, s.opts.Copies()); msg != "" {
-		return msg
+	if copies := s.opts.Copies(); held+l.Claim > copies {
+		return heldMessage(held, copies, l.Rank)
 	}
 	return l.sizeDoubt
 }
+
+// heldSorted counts the cards of rank in a hand sorted by order, as the
+// state keeps every hand: they lie together, found by halving.
+func heldSorted(hand []Card, rank Rank) int {
+	i, _ := slices.BinarySearchFunc(hand, rank, func(c Card, r Rank) int { return int(c.Rank()) - int(r) })
+	n := 0
+	for _, c := range hand[i:] {
+		if c.Rank() != rank {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// heldMessage is heldDoubt's words: made once for every count a game can
+// have, since a view may say them at every decision.
+func heldMessage(held, copies int, rank Rank) string {
+	if d := copies/4 - 1; copies%4 == 0 && d >= 0 && d < len(heldMessages) && held >= 0 && held <= copies && rank >= 0 && rank < Ranks {
+		return heldMessages[d][rank][held]
+	}
+	return fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, copies, rank.Name(true))
+}
+
+// heldMessages are the words for one deck and two, by rank and count held.
+var heldMessages = func() (m [2][Ranks][9]string) {
+	for d := range m {
+		for r := range m[d] {
+			for held := 0; held <= 4*(d+1); held++ {
+				m[d][r][held] = fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, 4*(d+1), Rank(r).Name(true))
+			}
+		}
+	}
+	return m
+}()
 
 // Doubt is the "can't be true" check, in words, or "" when nothing gives the
 // claim away. hand is the watcher's own hand (nil for a spectator), rank and
@@ -291,7 +326,7 @@ func heldDoubt(hand []Card, rank Rank, claim int, copies int) string {
 		}
 	}
 	if held+claim > copies {
-		return fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, copies, rank.Name(true))
+		return heldMessage(held, copies, rank)
 	}
 	return ""
 }
