@@ -92,7 +92,10 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 	// every decision, into arrays kept for the whole game.
 	views := make([]engine.View, n+1)
 	watch := &views[n]
-	var ds []engine.Decider
+	var (
+		ds     []engine.Decider
+		thinks []time.Duration
+	)
 	for !s.Over() {
 		if out.FirstOut == 0 && g.Options.PlayOn {
 			s.ViewInto(engine.Spectator, watch)
@@ -106,11 +109,9 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 			continue
 		}
 		// The one who would act first (every listener has its own speed).
-		slices.SortStableFunc(ds, func(a, b engine.Decider) int {
-			return int(engine.ThinkTime(a.Think, pace) - engine.ThinkTime(b.Think, pace))
-		})
+		thinks = byThink(ds, thinks, pace)
 		d := ds[0]
-		at := now.Add(engine.ThinkTime(d.Think, pace))
+		at := now.Add(thinks[0])
 		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
 			settle()
 			continue
@@ -162,6 +163,23 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		}
 	}
 	return out, nil
+}
+
+// byThink sorts the deciders by think time at pace, quickest first, equal
+// times keeping their order (an insertion sort, which is stable), and
+// returns their think times in the same order, in thinks' array.
+func byThink(ds []engine.Decider, thinks []time.Duration, pace engine.Pace) []time.Duration {
+	thinks = thinks[:0]
+	for i, d := range ds {
+		t := engine.ThinkTime(d.Think, pace)
+		thinks = append(thinks, t)
+		j := i
+		for ; j > 0 && thinks[j-1] > t; j-- {
+			ds[j], thinks[j] = ds[j-1], thinks[j-1]
+		}
+		ds[j], thinks[j] = d, t
+	}
+	return thinks
 }
 
 // secondCall counts, for a play the first listener in ds is about to call
