@@ -272,15 +272,17 @@ func (s *State) doubt(seat int) string {
 }
 
 // heldSorted counts the cards of rank in a hand sorted by order, as the
-// state keeps every hand: they lie together, found by halving.
+// state keeps every hand: they lie together, so the count stops past them.
 func heldSorted(hand []Card, rank Rank) int {
-	i, _ := slices.BinarySearchFunc(hand, rank, func(c Card, r Rank) int { return int(c.Rank()) - int(r) })
 	n := 0
-	for _, c := range hand[i:] {
-		if c.Rank() != rank {
+	for _, c := range hand {
+		r := c.Rank()
+		if r > rank {
 			break
 		}
-		n++
+		if r == rank {
+			n++
+		}
 	}
 	return n
 }
