@@ -325,7 +325,7 @@ func (s *State) advance(now time.Time) {
 	s.turn = s.nextIn(s.last.Seat)
 	s.phase = PhasePlay
 	s.until = time.Time{}
-	s.beats = nil
+	s.dropBeats()
 	if s.plays >= s.rules.PlayCap {
 		s.capped = true
 		s.finish(now)

@@ -86,7 +86,8 @@ type Place struct {
 // end nobody may have gone out.
 func (s *State) finish(now time.Time) {
 	s.phase = PhaseOver
-	s.win, s.shout, s.beats, s.until = nil, nil, nil, time.Time{}
+	s.win, s.shout, s.until = nil, nil, time.Time{}
+	s.dropBeats()
 	places := make([]Place, 0, s.n)
 	for i, seat := range s.out {
 		places = append(places, Place{Seat: seat, Place: i + 1, Left: len(s.hands[seat])})

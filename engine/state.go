@@ -164,6 +164,8 @@ type State struct {
 	// settled shout, kept to be used again.
 	spare      *window
 	spareShout *shout
+	// spareBeats are the last reveal's beats, kept to be used again.
+	spareBeats []Beat
 	// cards are every card the log's lines show, and sizeChunk and
 	// seatChunk the chunks their other values come from (see arena.go).
 	cards     []Card
