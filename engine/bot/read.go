@@ -113,6 +113,16 @@ func share(r [2]engine.Range, by int, k engine.Kind) float64 {
 		hi = lo + 20
 	}
 	hits := 0
+	if after := r[1]; after.Lo >= 0 && engine.Seen(after.Lo, k) == after {
+		// The counts a table sees split every size into runs: the sizes
+		// that look like after are exactly after.Lo to after.Hi, so the
+		// hits are where that run, moved back by by, meets lo to hi.
+		from, to := max(lo, after.Lo-by), hi
+		if after.Hi != engine.Open {
+			to = min(hi, after.Hi-by)
+		}
+		return float64(max(0, to-from+1)) / float64(hi-lo+1)
+	}
 	for n := lo; n <= hi; n++ {
 		if m := n + by; m >= 0 && engine.Seen(m, k) == r[1] {
 			hits++

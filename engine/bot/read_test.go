@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"bullshit/engine"
@@ -170,5 +171,42 @@ func TestRankLieChanceMatchesByHand(t *testing.T) {
 	}
 	if checked < 500 {
 		t.Errorf("got %d views read, want 500 at least", checked)
+	}
+}
+
+// TestShareCountsAsTheLoopDoes checks share's count by runs against the
+// count size by size, for every pair of ranges a table can see and every
+// change a play can make, and for ranges no table shows.
+func TestShareCountsAsTheLoopDoes(t *testing.T) {
+	byLoop := func(r [2]engine.Range, by int, k engine.Kind) float64 {
+		lo, hi := r[0].Lo, r[0].Hi
+		if hi == engine.Open {
+			hi = lo + 20
+		}
+		hits := 0
+		for n := lo; n <= hi; n++ {
+			if m := n + by; m >= 0 && engine.Seen(m, k) == r[1] {
+				hits++
+			}
+		}
+		return float64(hits) / float64(hi-lo+1)
+	}
+	for _, k := range []engine.Kind{engine.HandKind, engine.PileKind} {
+		ranges := []engine.Range{{Lo: 2, Hi: 5}, {Lo: 7, Hi: engine.Open}}
+		for n := 0; n <= 104; n++ {
+			if r := engine.Seen(n, k); !slices.Contains(ranges, r) {
+				ranges = append(ranges, r)
+			}
+		}
+		for _, before := range ranges {
+			for _, after := range ranges {
+				for by := -8; by <= 8; by++ {
+					r := [2]engine.Range{before, after}
+					if got, want := share(r, by, k), byLoop(r, by, k); got != want {
+						t.Errorf("share(%v, %d, %v): got %v, want %v", r, by, k, got, want)
+					}
+				}
+			}
+		}
 	}
 }
