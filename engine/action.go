@@ -129,16 +129,17 @@ func (s *State) play(a Action, now time.Time) *Error {
 		// after the first reuses it.
 		s.last = new(Play)
 	}
-	*s.last = Play{
-		No: s.plays, Seat: a.Seat, Rank: RankAt(s.rank), Claim: claim, Out: out, Caller: -1,
-		Sizes: Sizes{
-			Hand: [2]Range{handBefore, Seen(len(s.hands[a.Seat]), HandKind)},
-			Pile: [2]Range{pileBefore, Seen(len(s.pile), PileKind)},
-		},
-		cards: cards,
-	}
-	s.emit(Event{At: now, Kind: EventPlay, No: s.plays, Seat: a.Seat, Rank: rankRef(s.last.Rank), Claim: claim, Out: out, Sizes: s.keepSizes(s.last.Sizes)})
-	s.emit(Event{At: now, Kind: EventMine, No: s.plays, Seat: a.Seat, Claim: claim, Cards: cards, To: s.keepSeats(a.Seat)})
+	// Set field by field, in place: a literal would be built aside and
+	// copied in.
+	l := s.last
+	*l = Play{}
+	l.No, l.Seat, l.Rank, l.Claim, l.Out, l.Caller = s.plays, a.Seat, RankAt(s.rank), claim, out, -1
+	l.Sizes.Hand = [2]Range{handBefore, Seen(len(s.hands[a.Seat]), HandKind)}
+	l.Sizes.Pile = [2]Range{pileBefore, Seen(len(s.pile), PileKind)}
+	l.cards = cards
+	l.sizeDoubt = sizeDoubt(claim, l.Sizes)
+	s.emit(&Event{At: now, Kind: EventPlay, No: s.plays, Seat: a.Seat, Rank: rankRef(s.last.Rank), Claim: claim, Out: out, Sizes: s.keepSizes(s.last.Sizes)})
+	s.emit(&Event{At: now, Kind: EventMine, No: s.plays, Seat: a.Seat, Claim: claim, Cards: cards, To: s.keepSeats(a.Seat)})
 	// Everyone else may call it for the window's length. It is a shout, not
 	// a sealed pick: the first call settles it, and letting the time run out
 	// lets the play go.
@@ -176,7 +177,7 @@ func (s *State) call(a Action, now time.Time) *Error {
 	case s.phase == PhaseShout:
 		// Within the grace of the first call: it competes with it.
 		s.shout.callers = append(s.shout.callers, a.Seat)
-		s.emit(Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
+		s.emit(&Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
 	case s.opts.Grace > 0:
 		// The first call: the cards stay down for the grace, and the
 		// reveal's first beat starts now and holds it.
@@ -188,7 +189,7 @@ func (s *State) call(a Action, now time.Time) *Error {
 		}
 		*sh = shout{callers: append(sh.callers[:0], a.Seat), first: now, closes: now.Add(s.opts.Grace)}
 		s.shout = sh
-		s.emit(Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
+		s.emit(&Event{At: now, Kind: EventShouted, No: s.plays, Seat: a.Seat})
 	default:
 		s.closeWindow()
 		s.showdown(a.Seat, nil, now, now)
@@ -224,7 +225,7 @@ func (s *State) pass(a Action, now time.Time) *Error {
 		return err
 	}
 	s.win.passed[a.Seat] = true
-	s.emit(Event{At: now, Kind: EventPass, No: s.plays, Seat: a.Seat})
+	s.emit(&Event{At: now, Kind: EventPass, No: s.plays, Seat: a.Seat})
 	if s.phase == PhaseShout {
 		// Harmless: the play has been called already.
 		return nil
@@ -294,7 +295,7 @@ func (s *State) calledTogether(seat int) bool {
 // stand lets the last play stand: its player wins if it was their last card.
 func (s *State) stand(now time.Time) {
 	s.closeWindow()
-	s.emit(Event{At: now, Kind: EventStood, No: s.last.No, Seat: s.last.Seat})
+	s.emit(&Event{At: now, Kind: EventStood, No: s.last.No, Seat: s.last.Seat})
 	if s.last.Out {
 		s.goOut(s.last.Seat, now)
 		return
@@ -308,7 +309,7 @@ func (s *State) stand(now time.Time) {
 func (s *State) goOut(seat int, now time.Time) {
 	s.out = append(s.out, seat)
 	if s.opts.PlayOn {
-		s.emit(Event{At: now, Kind: EventOut, Seat: seat, Place: len(s.out)})
+		s.emit(&Event{At: now, Kind: EventOut, Seat: seat, Place: len(s.out)})
 	}
 	if !s.opts.PlayOn || s.playing() <= 2 {
 		s.finish(now)
@@ -324,7 +325,7 @@ func (s *State) advance(now time.Time) {
 	s.turn = s.nextIn(s.last.Seat)
 	s.phase = PhasePlay
 	s.until = time.Time{}
-	s.beats = nil
+	s.dropBeats()
 	if s.plays >= s.rules.PlayCap {
 		s.capped = true
 		s.finish(now)
@@ -361,8 +362,8 @@ func (s *State) handOver(cards []Card, now time.Time) {
 	s.hands[from] = remove(s.hands[from], cards)
 	s.hands[to] = append(s.hands[to], cards...)
 	sortCards(s.hands[to])
-	s.emit(Event{At: now, Kind: EventGave, No: s.last.No, Seat: to, Caller: seatRef(from), Given: len(cards)})
-	s.emit(Event{At: now, Kind: EventHanded, No: s.last.No, Seat: to, Caller: seatRef(from), Cards: cards, To: s.keepSeats(from, to)})
+	s.emit(&Event{At: now, Kind: EventGave, No: s.last.No, Seat: to, Caller: seatRef(from), Given: len(cards)})
+	s.emit(&Event{At: now, Kind: EventHanded, No: s.last.No, Seat: to, Caller: seatRef(from), Cards: cards, To: s.keepSeats(from, to)})
 	s.owed = 0
 	s.advance(now)
 }

@@ -94,4 +94,5 @@ func (s *State) roomForMoves() {
 	s.seatChunk = make([]int, 0, 4)
 	s.spare = &window{passed: make([]bool, s.n)}
 	s.spareShout = &shout{callers: make([]int, 0, s.n)}
+	s.spareBeats = nil
 }

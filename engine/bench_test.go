@@ -87,6 +87,12 @@ func BenchmarkView(b *testing.B) {
 			_ = s.View(seat)
 		}
 	})
+	b.Run("into", func(b *testing.B) {
+		var v View
+		for b.Loop() {
+			s.ViewInto(seat, &v)
+		}
+	})
 	b.Run("json", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := json.Marshal(s.View(seat)); err != nil {

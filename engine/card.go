@@ -188,3 +188,13 @@ func deck(decks int) []Card {
 
 // order sorts cards by rank, then suit, then deck.
 func order(c Card) int { return int(c.Rank())*8 + int(c.Suit())*2 + c.Deck() }
+
+// orders are the order of every card of two decks, and byOrder the card of
+// each order (every order is below 128).
+var orders, byOrder = func() (o [2 * 52]uint8, by [128]Card) {
+	for c := range o {
+		o[c] = uint8(order(Card(c)))
+		by[o[c]] = Card(c)
+	}
+	return o, by
+}()

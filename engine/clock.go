@@ -67,22 +67,32 @@ const (
 
 var listens = [4]Think{Listen0, Listen1, Listen2, Listen3}
 
-// thinkTimes are the bots' think times at a brisk pace; relaxed doubles them
-// but keeps every listen inside the shortest window (4 s). Listening times are
+// thinkTime is a bot's think time at a brisk pace; relaxed doubles it but
+// keeps every listen inside the shortest window (4 s). Listening times are
 // spread so shouts arrive one at a time, and the slowest brisk one still
-// leaves a person a good part of the window to shout first.
-var thinkTimes = map[Think]time.Duration{
-	ThinkTurn: 1800 * time.Millisecond,
-	ThinkGive: 1500 * time.Millisecond,
-	Listen0:   900 * time.Millisecond,
-	Listen1:   1300 * time.Millisecond,
-	Listen2:   1700 * time.Millisecond,
-	Listen3:   2100 * time.Millisecond,
+// leaves a person a good part of the window to shout first. It is a switch,
+// not a map, because drivers ask it for every decider of every decision.
+func thinkTime(k Think) time.Duration {
+	switch k {
+	case ThinkTurn:
+		return 1800 * time.Millisecond
+	case ThinkGive:
+		return 1500 * time.Millisecond
+	case Listen0:
+		return 900 * time.Millisecond
+	case Listen1:
+		return 1300 * time.Millisecond
+	case Listen2:
+		return 1700 * time.Millisecond
+	case Listen3:
+		return 2100 * time.Millisecond
+	}
+	return 0
 }
 
 // ThinkTime is how long a bot takes over a decision of kind k at pace p.
 func ThinkTime(k Think, p Pace) time.Duration {
-	d := thinkTimes[k]
+	d := thinkTime(k)
 	if p == Relaxed {
 		if k == ThinkTurn || k == ThinkGive {
 			return 2 * d
@@ -103,25 +113,32 @@ type Decider struct {
 // let the play go or called it, or the caller picking cards to hand over.
 // A seat that is out decides nothing.
 func (s *State) Deciding() []Decider {
+	if ds := s.AppendDeciding(nil); len(ds) > 0 {
+		return ds
+	}
+	return nil
+}
+
+// AppendDeciding appends to ds the seats that may act now, as Deciding
+// names them, so that a driver asking before every move can reuse one array.
+func (s *State) AppendDeciding(ds []Decider) []Decider {
 	switch s.phase {
 	case PhasePlay:
-		return []Decider{{s.turn, ThinkTurn}}
+		return append(ds, Decider{s.turn, ThinkTurn})
 	case PhaseCall, PhaseShout:
-		ds := make([]Decider, 0, s.n-1)
+		if ds == nil {
+			ds = make([]Decider, 0, s.n-1)
+		}
 		for seat := range s.n {
 			if seat != s.last.Seat && !s.win.passed[seat] && !s.isOut(seat) &&
 				(s.shout == nil || !slices.Contains(s.shout.callers, seat)) {
 				ds = append(ds, Decider{seat, listenKind(seat, s.plays)})
 			}
 		}
-		if len(ds) == 0 {
-			return nil
-		}
-		return ds
 	case PhaseGive:
-		return []Decider{{s.last.Caller, ThinkGive}}
+		return append(ds, Decider{s.last.Caller, ThinkGive})
 	}
-	return nil
+	return ds
 }
 
 func listenKind(seat, play int) Think { return listens[(seat*7+play*3)%4] }

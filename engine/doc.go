@@ -20,7 +20,8 @@
 // action (ActResume) is the server coming back after being down: every
 // running clock moves on by the time it was down. Deciding names who may act
 // now. View(seat) is the only way a secret leaves the state: what that seat
-// may see, and what bots decide from. Log(seat) is the game's log as that
+// may see, and what bots decide from (ViewInto fills the same view into a
+// caller's arrays, for drivers that ask before every decision). Log(seat) is the game's log as that
 // seat may read it.
 //
 // The package reads no clock (time is always passed in), does no I/O, starts

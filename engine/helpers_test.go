@@ -180,20 +180,21 @@ func (s *State) events(from int) []Event {
 type scratchSpace struct {
 	spare      *window
 	spareShout *shout
+	spareBeats []Beat
 	sizeChunk  []Sizes
 	seatChunk  []int
 }
 
 // scratch takes the state's scratch space out of it, for comparing states.
 func (s *State) scratch() scratchSpace {
-	sc := scratchSpace{s.spare, s.spareShout, s.sizeChunk, s.seatChunk}
-	s.spare, s.spareShout, s.sizeChunk, s.seatChunk = nil, nil, nil, nil
+	sc := scratchSpace{s.spare, s.spareShout, s.spareBeats, s.sizeChunk, s.seatChunk}
+	s.spare, s.spareShout, s.spareBeats, s.sizeChunk, s.seatChunk = nil, nil, nil, nil, nil
 	return sc
 }
 
 // restore puts back what scratch took.
 func (s *State) restore(sc scratchSpace) {
-	s.spare, s.spareShout, s.sizeChunk, s.seatChunk = sc.spare, sc.spareShout, sc.sizeChunk, sc.seatChunk
+	s.spare, s.spareShout, s.spareBeats, s.sizeChunk, s.seatChunk = sc.spare, sc.spareShout, sc.spareBeats, sc.sizeChunk, sc.seatChunk
 }
 
 // checkInvariants checks what must hold after every change. last is the time

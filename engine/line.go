@@ -54,17 +54,21 @@ type lineMore struct {
 
 // emit adds a line to the log. Every number it narrows is bounded far below
 // its type's limit: seats by MaxSeats, plays by PlayCap, cards by the decks.
-func (s *State) emit(e Event) {
-	l := line{
-		At: e.At, Sizes: e.Sizes,
-		No: int32(e.No), Claim: int16(e.Claim), Given: int16(e.Given), Seat: int8(e.Seat), Place: int8(e.Place),
-	}
-	if e.Out {
-		l.flags |= lineOut
-	}
+func (s *State) emit(e *Event) {
 	kind := slices.Index(eventKinds[:], e.Kind)
 	if kind < 0 {
 		panic("engine: a line of no known kind")
+	}
+	if len(e.To) > 2 {
+		panic("engine: a private line told to more than two seats")
+	}
+	// The line is written where it will stay, not built aside and copied.
+	s.log = append(s.log, line{})
+	l := &s.log[len(s.log)-1]
+	l.At, l.Sizes = e.At, e.Sizes
+	l.No, l.Claim, l.Given, l.Seat, l.Place = int32(e.No), int16(e.Claim), int16(e.Given), int8(e.Seat), int8(e.Place)
+	if e.Out {
+		l.flags |= lineOut
 	}
 	l.kind = uint8(kind)
 	l.first, l.n = s.cardsRef(e.Cards)
@@ -76,9 +80,6 @@ func (s *State) emit(e Event) {
 		l.rank = int8(*e.Rank)
 		l.flags |= lineHasRank
 	}
-	if len(e.To) > len(l.to) {
-		panic("engine: a private line told to more than two seats")
-	}
 	l.toLen = int8(len(e.To))
 	for i, seat := range e.To {
 		l.to[i] = int8(seat)
@@ -86,7 +87,6 @@ func (s *State) emit(e Event) {
 	if e.Showdown != nil || e.Result != nil || !e.Since.IsZero() {
 		l.more = &lineMore{Showdown: e.Showdown, Result: e.Result, Since: e.Since}
 	}
-	s.log = append(s.log, l)
 }
 
 // showdown is the line's showdown, or nil.

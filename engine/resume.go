@@ -35,7 +35,7 @@ func (s *State) resume(since, now time.Time) error {
 			s.beats[i].At = s.beats[i].At.Add(gap)
 		}
 	}
-	s.emit(Event{At: now, Kind: EventResumed, Seat: -1, Since: since})
+	s.emit(&Event{At: now, Kind: EventResumed, Seat: -1, Since: since})
 	s.version++
 	return nil
 }

@@ -31,6 +31,33 @@ type Rules struct {
 	PlayCap int
 	// leastUseful picks the cards a hand-over that runs out hands over.
 	leastUseful func(hand []Card, first, seats, k int) []Card
+	// lasts are each beat's length, in the beats' order, and revealTime
+	// their sum, worked out once (timed says when) for the rulebook's
+	// entries: every call turns a play up.
+	lasts      [len(cues)]time.Duration
+	revealTime time.Duration
+	timed      bool
+}
+
+// cues are the reveal's beats in order.
+var cues = [...]Cue{CueShout, CueFlip, CueVerdict, CueTake}
+
+func init() {
+	for _, r := range rulebook {
+		r.lasts, r.revealTime = r.beatTimes()
+		r.timed = true
+	}
+}
+
+// beatTimes are each beat's length, in order, and the whole reveal's.
+func (r *Rules) beatTimes() (lasts [len(cues)]time.Duration, total time.Duration) {
+	if r.timed {
+		return r.lasts, r.revealTime
+	}
+	for i, c := range cues {
+		lasts[i] = r.Beats[c]
+	}
+	return lasts, r.RevealTime()
 }
 
 // rulebook is every rules version, each frozen once a game was played

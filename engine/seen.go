@@ -44,6 +44,29 @@ var (
 // Seen is how n cards of the given kind look: the only function that turns a
 // count into what the table sees.
 func Seen(n int, k Kind) Range {
+	if uint(n) < seenTop {
+		// Bots and views ask this many times a decision: every count a game
+		// can have is looked up, worked out once by seen.
+		if k == PileKind {
+			return seenTable[PileKind][n]
+		}
+		return seenTable[HandKind][n]
+	}
+	return seen(n, k)
+}
+
+// seenTop bounds the counts kept in seenTable: more than two decks, with
+// room for the claims and sneaks added to a count when checking one.
+const seenTop = 128
+
+var seenTable = func() (t [2][seenTop]Range) {
+	for n := range seenTop {
+		t[HandKind][n], t[PileKind][n] = seen(n, HandKind), seen(n, PileKind)
+	}
+	return t
+}()
+
+func seen(n int, k Kind) Range {
 	exact, buckets := HandExact, handBuckets
 	if k == PileKind {
 		exact, buckets = PileExact, pileBuckets

@@ -85,12 +85,14 @@ func (s *State) showdown(caller int, together []int, start, now time.Time) {
 	last.Shown, last.Caller = true, caller
 	sd := &Showdown{Caller: caller, Seat: last.Seat, Cards: last.cards, Truth: truth,
 		Sneaked: sneaked, Loser: loser, Took: took, Given: give, Together: together}
-	s.emit(Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: seatRef(caller), Rank: rankRef(last.Rank),
+	s.emit(&Event{At: now, Kind: EventCalled, No: last.No, Seat: last.Seat, Caller: seatRef(caller), Rank: rankRef(last.Rank),
 		Claim: last.Claim, Cards: last.cards, Showdown: sd})
 
-	s.beats = revealBeats(start, last, *sd, s.rules.Beats)
+	lasts, total := s.rules.beatTimes()
+	s.beats = revealBeats(start, *sd, &lasts, s.spareBeats[:0])
+	s.spareBeats = nil
 	s.phase = PhaseReveal
-	s.until = start.Add(s.rules.RevealTime())
+	s.until = start.Add(total)
 	s.next = afterNext
 	if truth && last.Out {
 		s.next = afterWin
@@ -98,7 +100,11 @@ func (s *State) showdown(caller int, together []int, start, now time.Time) {
 	s.owed = give
 }
 
-func revealBeats(now time.Time, last *Play, sd Showdown, lasts map[Cue]time.Duration) []Beat {
+// revealBeats are the reveal's beats from now, appended to beats.
+func revealBeats(now time.Time, sd Showdown, lasts *[len(cues)]time.Duration, beats []Beat) []Beat {
+	if cap(beats) < len(cues) {
+		beats = make([]Beat, 0, len(cues))
+	}
 	var flip strings.Builder
 	flip.Grow(len("The play is turned up: .") + 20*len(sd.Cards))
 	flip.WriteString("The play is turned up: ")
@@ -129,11 +135,10 @@ func revealBeats(now time.Time, last *Play, sd Showdown, lasts map[Cue]time.Dura
 		{CueVerdict, verdict},
 		{CueTake, take},
 	}
-	beats := make([]Beat, len(says))
 	at := now
 	for i, b := range says {
-		beats[i] = Beat{Cue: b.cue, At: at, Say: b.say}
-		at = at.Add(lasts[b.cue])
+		beats = append(beats, Beat{Cue: b.cue, At: at, Say: b.say})
+		at = at.Add(lasts[i])
 	}
 	return beats
 }
@@ -152,16 +157,24 @@ func shoutSay(sd Showdown) string {
 		" and has it, nearest the player's left."
 }
 
+// dropBeats ends the reveal's beats, keeping their array for the next.
+func (s *State) dropBeats() {
+	if s.beats != nil {
+		s.spareBeats = s.beats
+	}
+	s.beats = nil
+}
+
 // endReveal follows the reveal: the win, the hand-over, or the next play.
 func (s *State) endReveal(now time.Time) {
 	switch {
 	case s.next == afterWin:
-		s.beats = nil
+		s.dropBeats()
 		s.goOut(s.last.Seat, now)
 	case s.owed > 0:
 		s.phase = PhaseGive
 		s.until = now.Add(s.rules.GiveTime)
-		s.beats = nil
+		s.dropBeats()
 	default:
 		s.advance(now)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -64,6 +65,9 @@ type Play struct {
 	// Caller is the seat that called it, or -1.
 	Caller int `json:"caller"`
 	cards  []Card
+	// sizeDoubt is what the counts give away (see sizeDoubt), worked out
+	// once for every view of the play.
+	sizeDoubt string
 }
 
 // Sneaked is how many cards were slipped under the claim.
@@ -160,6 +164,8 @@ type State struct {
 	// settled shout, kept to be used again.
 	spare      *window
 	spareShout *shout
+	// spareBeats are the last reveal's beats, kept to be used again.
+	spareBeats []Beat
 	// cards are every card the log's lines show, and sizeChunk and
 	// seatChunk the chunks their other values come from (see arena.go).
 	cards     []Card
@@ -193,7 +199,7 @@ func New(opts Options, seed uint64, now time.Time) (*State, error) {
 	s.turn = (s.dealer + 1) % n
 	// Room for a short game's lines at once rather than many regrowths.
 	s.log, s.cards = make([]line, 0, 64), make([]Card, 0, 64)
-	s.emit(Event{At: now, Kind: EventDeal, Seat: s.dealer})
+	s.emit(&Event{At: now, Kind: EventDeal, Seat: s.dealer})
 	return s, nil
 }
 
@@ -219,7 +225,35 @@ func deal(cards []Card, seats, dealer int) [][]Card {
 	return hands
 }
 
+// sortCards sorts cards by order. A hand never holds a card twice, so it
+// marks each card's order in a 128-bit set and reads the set back in order:
+// a pickup sorts the whole hand, and this is several times quicker than
+// comparing. Cards outside two decks, or a card twice, are sorted the slow
+// way, with the same result.
 func sortCards(cards []Card) {
+	var set [2]uint64
+	for _, c := range cards {
+		if int(c) >= len(orders) {
+			slowSort(cards)
+			return
+		}
+		o := orders[c]
+		if set[o>>6]&(1<<(o&63)) != 0 {
+			slowSort(cards)
+			return
+		}
+		set[o>>6] |= 1 << (o & 63)
+	}
+	i := 0
+	for w, word := range set {
+		for ; word != 0; word &= word - 1 {
+			cards[i] = byOrder[w<<6|bits.TrailingZeros64(word)]
+			i++
+		}
+	}
+}
+
+func slowSort(cards []Card) {
 	slices.SortFunc(cards, func(a, b Card) int { return order(a) - order(b) })
 }
 

@@ -114,49 +114,79 @@ type ResultRow struct {
 // View is the game as seat sees it; Spectator (or any seat off the table)
 // sees only what is public.
 func (s *State) View(seat int) View {
+	var v View
+	s.ViewInto(seat, &v)
+	return v
+}
+
+// ViewInto fills v with the game as seat sees it, exactly as View would,
+// reusing the arrays v's slices (and its last play) already hold: a bot's
+// driver asks for a view before every decision, and this way asks without
+// allocating. Whatever v held before is overwritten, so a view filled this
+// way must not be kept past the next fill, nor its slices shared. Nothing of
+// an earlier fill survives beyond its slices' ends either, so one v may be
+// filled for different seats in turn.
+func (s *State) ViewInto(seat int, v *View) {
 	if seat < 0 || seat >= s.n {
 		seat = Spectator
 	}
-	v := View{
-		Version:   s.version,
-		Seat:      seat,
-		Options:   s.opts,
-		Phase:     s.phase,
-		Turn:      s.turn,
-		RankIndex: s.rank,
-		Rank:      RankAt(s.rank),
-		Plays:     s.plays,
-		Pile:      Seen(len(s.pile), PileKind),
-		Closes:    s.Deadline(),
-		Deciding:  s.Deciding(),
-		MaxClaim:  s.opts.MaxClaim(),
-		Can:       []ActionKind{},
-		Capped:    s.capped,
-		Ended:     s.ended,
+	hand, seats, deciding, can, last := v.Hand, v.Seats, v.Deciding, v.Can, v.Last
+	// Zeroed, then set field by field: a literal would be built aside and
+	// copied, and the view is big.
+	*v = View{}
+	v.Version, v.Seat, v.Options, v.Phase, v.Turn = s.version, seat, s.opts, s.phase, s.turn
+	v.RankIndex, v.Rank, v.Plays = s.rank, RankAt(s.rank), s.plays
+	v.Pile, v.Closes, v.MaxClaim = Seen(len(s.pile), PileKind), s.Deadline(), s.opts.MaxClaim()
+	v.Capped, v.Ended = s.capped, s.ended
+	// Deciding is nil when nobody decides, as Deciding gives it.
+	if deciding = s.AppendDeciding(deciding[:0]); len(deciding) > 0 {
+		v.Deciding = deciding
 	}
 	if s.phase != PhasePlay && s.phase != PhaseOver {
 		v.Rank = RankAt(s.rank + 1)
 	}
 	if seat != Spectator {
-		v.Hand = slices.Clone(s.hands[seat])
+		// A seat's hand is never nil, even when empty.
+		if hand == nil {
+			hand = make([]Card, 0, len(s.hands[seat]))
+		}
+		v.Hand = append(hand[:0], s.hands[seat]...)
+		// What an earlier, longer hand left beyond the end is wiped: the
+		// array may have held another seat's cards.
+		clear(v.Hand[len(v.Hand):cap(v.Hand)])
 	}
-	v.Seats = make([]SeatView, 0, s.n)
+	if cap(seats) < s.n {
+		seats = make([]SeatView, s.n)
+	}
+	seats = seats[:s.n]
+	t := &s.tally
 	for i, h := range s.hands {
-		sv := SeatView{Seat: i, Hand: Seen(len(h), HandKind), Calls: s.tally.Calls[i], Right: s.tally.Right[i],
-			Lies: s.tally.Lies[i], Caught: s.tally.Caught[i], Pickups: s.tally.Pickups[i]}
+		// Each seat is written in place, for the same reason as the view.
+		sv := &seats[i]
+		*sv = SeatView{}
+		sv.Seat, sv.Hand = i, Seen(len(h), HandKind)
+		sv.Calls, sv.Right, sv.Lies, sv.Caught, sv.Pickups = t.Calls[i], t.Right[i], t.Lies[i], t.Caught[i], t.Pickups[i]
 		sv.Passed = s.win != nil && s.win.passed[i]
-		if p := slices.Index(s.out, i); p >= 0 && s.phase != PhaseOver {
-			sv.Out = p + 1
+		if len(s.out) > 0 && s.phase != PhaseOver {
+			if p := slices.Index(s.out, i); p >= 0 {
+				sv.Out = p + 1
+			}
 		}
-		v.Seats = append(v.Seats, sv)
 	}
+	v.Seats = seats
 	if l := s.last; l != nil {
-		lp := &LastPlay{No: l.No, Seat: l.Seat, Rank: l.Rank, Claim: l.Claim, Out: l.Out, Sizes: l.Sizes,
-			Shown: l.Shown, Caller: l.Caller}
-		if l.Shown || l.Seat == seat || s.phase == PhaseOver {
-			lp.Cards = slices.Clone(l.cards)
+		if last == nil {
+			last = new(LastPlay)
 		}
-		v.Last = lp
+		cards := last.Cards
+		*last = LastPlay{}
+		last.No, last.Seat, last.Rank, last.Claim, last.Out = l.No, l.Seat, l.Rank, l.Claim, l.Out
+		last.Sizes, last.Shown, last.Caller = l.Sizes, l.Shown, l.Caller
+		if l.Shown || l.Seat == seat || s.phase == PhaseOver {
+			last.Cards = append(cards[:0], l.cards...)
+			clear(last.Cards[len(last.Cards):cap(last.Cards)])
+		}
+		v.Last = last
 		v.Doubt = s.doubt(seat)
 	}
 	if s.phase == PhaseShout {
@@ -174,9 +204,14 @@ func (s *State) View(seat int) View {
 		}
 		v.Give = g
 	}
+	// Can is never nil, so that it reads as [] rather than null.
+	if can == nil {
+		can = make([]ActionKind, 0, 2)
+	}
+	v.Can = can[:0]
 	for _, d := range v.Deciding {
 		if d.Seat == seat {
-			v.Can = s.moves()
+			v.Can = append(v.Can, s.moves()...)
 		}
 	}
 	if s.phase == PhaseOver {
@@ -185,19 +220,26 @@ func (s *State) View(seat int) View {
 				Caught: s.tally.Caught[p.Seat], Calls: s.tally.Calls[p.Seat], Right: s.tally.Right[p.Seat]})
 		}
 	}
-	return v
 }
 
+// The moves of each phase, for views to copy.
+var (
+	playMoves = []ActionKind{ActPlay}
+	callMoves = []ActionKind{ActCall, ActPass}
+	giveMoves = []ActionKind{ActGive}
+)
+
+// moves are the moves of the phase, for the caller to copy, never change.
 func (s *State) moves() []ActionKind {
 	switch s.phase {
 	case PhasePlay:
-		return []ActionKind{ActPlay}
+		return playMoves
 	case PhaseCall, PhaseShout:
-		return []ActionKind{ActCall, ActPass}
+		return callMoves
 	case PhaseGive:
-		return []ActionKind{ActGive}
+		return giveMoves
 	}
-	return []ActionKind{}
+	return nil
 }
 
 // lastCalled is the index of the newest "called" line of the log.
@@ -211,23 +253,74 @@ func (s *State) lastCalled() int {
 }
 
 // doubt is the hint for a face-down play by someone else: a claim that can't
-// be true given the seat's own cards, or counts that give a sneak away.
+// be true given the seat's own cards, or counts that give a sneak away. It
+// is Doubt, with the counts' part (the same for every seat) worked out once
+// when the play was made.
 func (s *State) doubt(seat int) string {
 	l := s.last
 	if l.Shown || l.Seat == seat || s.phase == PhaseOver {
 		return ""
 	}
-	var hand []Card
+	held := 0
 	if seat != Spectator {
-		hand = s.hands[seat]
+		held = heldSorted(s.hands[seat], l.Rank)
 	}
-	return Doubt(hand, l.Rank, l.Claim, l.Sizes, s.opts.Copies())
+	if copies := s.opts.Copies(); held+l.Claim > copies {
+		return heldMessage(held, copies, l.Rank)
+	}
+	return l.sizeDoubt
 }
+
+// heldSorted counts the cards of rank in a hand sorted by order, as the
+// state keeps every hand: they lie together, so the count stops past them.
+func heldSorted(hand []Card, rank Rank) int {
+	n := 0
+	for _, c := range hand {
+		r := c.Rank()
+		if r > rank {
+			break
+		}
+		if r == rank {
+			n++
+		}
+	}
+	return n
+}
+
+// heldMessage is heldDoubt's words: made once for every count a game can
+// have, since a view may say them at every decision.
+func heldMessage(held, copies int, rank Rank) string {
+	if d := copies/4 - 1; copies%4 == 0 && d >= 0 && d < len(heldMessages) && held >= 0 && held <= copies && rank >= 0 && rank < Ranks {
+		return heldMessages[d][rank][held]
+	}
+	return fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, copies, rank.Name(true))
+}
+
+// heldMessages are the words for one deck and two, by rank and count held.
+var heldMessages = func() (m [2][Ranks][9]string) {
+	for d := range m {
+		for r := range m[d] {
+			for held := 0; held <= 4*(d+1); held++ {
+				m[d][r][held] = fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, 4*(d+1), Rank(r).Name(true))
+			}
+		}
+	}
+	return m
+}()
 
 // Doubt is the "can't be true" check, in words, or "" when nothing gives the
 // claim away. hand is the watcher's own hand (nil for a spectator), rank and
 // claim the play's, sizes what the table saw, copies how many of a rank exist.
 func Doubt(hand []Card, rank Rank, claim int, sizes Sizes, copies int) string {
+	if msg := heldDoubt(hand, rank, claim, copies); msg != "" {
+		return msg
+	}
+	return sizeDoubt(claim, sizes)
+}
+
+// heldDoubt is Doubt's first check: the watcher's own cards of the rank
+// leave too few for the claim.
+func heldDoubt(hand []Card, rank Rank, claim int, copies int) string {
 	held := 0
 	for _, c := range hand {
 		if c.Rank() == rank {
@@ -235,8 +328,14 @@ func Doubt(hand []Card, rank Rank, claim int, sizes Sizes, copies int) string {
 		}
 	}
 	if held+claim > copies {
-		return fmt.Sprintf("Can't be true: you hold %d of the %d %s.", held, copies, rank.Name(true))
+		return heldMessage(held, copies, rank)
 	}
+	return ""
+}
+
+// sizeDoubt is Doubt's other checks: the hand's or the pile's count changed
+// by more than the claim.
+func sizeDoubt(claim int, sizes Sizes) string {
 	if !LooksClean(sizes.Hand[0], sizes.Hand[1], claim, HandKind) {
 		return fmt.Sprintf("Can't be just %d: their hand went %s → %s.", claim, sizes.Hand[0], sizes.Hand[1])
 	}

@@ -43,11 +43,17 @@ func (b *Bot) Style() Style { return b.style }
 // seat has nothing to do (v.Can is empty). The same view and seed always give
 // the same choice. A move the view shows would be refused is replaced by
 // v.Fallback(), which is always legal.
-func (b *Bot) Choose(v engine.View) (a engine.Action, ok bool) {
+func (b *Bot) Choose(v engine.View) (a engine.Action, ok bool) { return b.Decide(&v) }
+
+// Decide is Choose for a view read through a pointer, for drivers that fill
+// one view a seat (engine.State.ViewInto) rather than copy it for every
+// decision. It never changes v.
+func (b *Bot) Decide(v *engine.View) (a engine.Action, ok bool) {
 	if len(v.Can) == 0 || v.Seat == engine.Spectator {
 		return engine.Action{}, false
 	}
-	rng := b.rng(v)
+	rng := &source{}
+	rng.pcg.Seed(b.seeds(v))
 	switch {
 	case slices.Contains(v.Can, engine.ActPlay):
 		a = b.play(v, rng)
@@ -66,10 +72,28 @@ func (b *Bot) Choose(v engine.View) (a engine.Action, ok bool) {
 	return a, true
 }
 
-// rng is the bot's random source for this view: its seed, the view's version
-// and the seat, mixed so that nearby values give unrelated streams.
-func (b *Bot) rng(v engine.View) *rand.Rand {
-	return rand.New(rand.NewPCG(mix(b.seed^mix(uint64(v.Version))), mix(uint64(v.Seat)+0x5eed)))
+// seeds are the bot's random source's seeds for this view: its seed, the
+// view's version and the seat, mixed so that nearby values give unrelated
+// streams.
+func (b *Bot) seeds(v *engine.View) (uint64, uint64) {
+	return mix(b.seed ^ mix(uint64(v.Version))), mix(uint64(v.Seat) + 0x5eed)
+}
+
+// source is a bot's random source for one decision: a PCG, read exactly as
+// math/rand/v2's Rand reads one, but kept on the stack (a Rand holds its
+// source as an interface, which puts both on the heap every decision).
+type source struct{ pcg rand.PCG }
+
+// Float64 is a number in [0, 1), as rand.Rand's Float64 makes it.
+func (r *source) Float64() float64 { return float64(r.pcg.Uint64()<<11>>11) / (1 << 53) }
+
+// Shuffle is rand.Rand's Shuffle, drawing from r. Only easy bots shuffle,
+// so they alone pay for the Rand it needs.
+func (r *source) Shuffle(n int, swap func(i, j int)) {
+	p := new(rand.PCG)
+	*p = r.pcg
+	rand.New(p).Shuffle(n, swap)
+	r.pcg = *p
 }
 
 // mix is SplitMix64's finaliser: a cheap, well-spread hash of x.
@@ -82,7 +106,7 @@ func mix(x uint64) uint64 {
 
 // allowed reports whether the view says the engine would accept a: the
 // bot's own check before it commits to a move.
-func allowed(v engine.View, a engine.Action) bool {
+func allowed(v *engine.View, a engine.Action) bool {
 	if !slices.Contains(v.Can, a.Kind) {
 		return false
 	}

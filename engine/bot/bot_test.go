@@ -162,3 +162,28 @@ func TestNeverSneaksLastCards(t *testing.T) {
 		t.Fatalf("got %d sneaks in %d plays, want some", sneaks, plays)
 	}
 }
+
+// TestSourceReadsAsRand checks that a bot's source gives the numbers and
+// shuffles a rand.Rand over the same PCG would, in any mix: the bots'
+// choices, and so the simulator's report, depend on it.
+func TestSourceReadsAsRand(t *testing.T) {
+	for seed := range uint64(20) {
+		src := &source{}
+		src.pcg.Seed(seed, seed^0xabc)
+		want := rand.New(rand.NewPCG(seed, seed^0xabc))
+		for i := range 50 {
+			if i%7 == 3 {
+				got, wanted := []int{0, 1, 2, 3, 4, 5, 6, 7}, []int{0, 1, 2, 3, 4, 5, 6, 7}
+				src.Shuffle(len(got), func(i, j int) { got[i], got[j] = got[j], got[i] })
+				want.Shuffle(len(wanted), func(i, j int) { wanted[i], wanted[j] = wanted[j], wanted[i] })
+				if !slices.Equal(got, wanted) {
+					t.Fatalf("seed %d, draw %d: got shuffle %v, want %v", seed, i, got, wanted)
+				}
+				continue
+			}
+			if got, wanted := src.Float64(), want.Float64(); got != wanted {
+				t.Fatalf("seed %d, draw %d: got %v, want %v", seed, i, got, wanted)
+			}
+		}
+	}
+}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"bullshit/engine"
 )
@@ -42,7 +41,7 @@ const (
 // works out how badly it wants the play called (0 to 1) and, since anyone
 // may shout, leaves some of that to the others: the table as a whole calls
 // about as often as one bot wants it called, however many are listening.
-func (b *Bot) calls(v engine.View, rng *rand.Rand) bool {
+func (b *Bot) calls(v *engine.View, rng *source) bool {
 	last := v.Last
 	if last == nil {
 		return false
@@ -71,7 +70,7 @@ func (b *Bot) calls(v engine.View, rng *rand.Rand) bool {
 
 // impossible reports whether the claim can't be true given the seat's own
 // cards: more of the rank than are left.
-func impossible(v engine.View) bool {
+func impossible(v *engine.View) bool {
 	return heldOf(v.Hand, v.Last.Rank)+v.Last.Claim > v.Options.Copies()
 }
 
@@ -95,7 +94,7 @@ func heldOf(hand []engine.Card, r engine.Rank) int {
 // hunch is an easy bot's wish to call: bigger claims look fishier (though
 // bluffs are mostly small), and nothing else counts, not even the pile it
 // would take if wrong.
-func (b *Bot) hunch(v engine.View) float64 {
+func (b *Bot) hunch(v *engine.View) float64 {
 	return clamp(b.params.Weight * (easyWant + easyStep*float64(v.Last.Claim-1)))
 }
 
@@ -104,7 +103,7 @@ func (b *Bot) hunch(v engine.View) float64 {
 // a bar set by its style and by how close the claimant and the bot are to
 // going out. It weighs neither the pile it would take if wrong nor that a
 // liar it catches helps every other player as much as it helps itself.
-func (b *Bot) guess(v engine.View) float64 {
+func (b *Bot) guess(v *engine.View) float64 {
 	p := mediumLie + mediumHeld*float64(heldOf(v.Hand, v.Last.Rank))
 	return clamp(mediumSharp * (b.params.Weight*p - b.bar(v)))
 }
@@ -113,7 +112,7 @@ func (b *Bot) guess(v engine.View) float64 {
 // floor, lowered when the claimant is close to going out (catching them
 // matters most then) and raised when the bot is itself close (a pile would
 // cost it the game).
-func (b *Bot) bar(v engine.View) float64 {
+func (b *Bot) bar(v *engine.View) float64 {
 	bar := float64(b.params.Floor)
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
 		bar -= closeStep * float64(4-left)

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"math/rand/v2"
 	"slices"
 
 	"bullshit/engine"
@@ -12,9 +11,12 @@ const bluffTwo Chance = 0.2
 
 // play chooses the cards for the seat's turn: its cards of the rank (padded
 // now and then with a wrong one), else a bluff, then perhaps a sneak.
-func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
+func (b *Bot) play(v *engine.View, rng *source) engine.Action {
 	hand := v.Hand
-	var cards, rest []engine.Card
+	// Neither the play nor the cards kept can outgrow the hand; the cards
+	// kept stay on the stack for a hand of up to two decks.
+	var kept [2 * 52]engine.Card
+	cards, rest := make([]engine.Card, 0, len(hand)), kept[:0]
 	for _, c := range hand {
 		if c.Rank() == v.Rank && len(cards) < v.MaxClaim {
 			cards = append(cards, c)
@@ -39,7 +41,7 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 		if len(rest) >= 3 && v.MaxClaim >= 2 && chance(rng, bluffTwo) {
 			n = 2
 		}
-		cards = b.spare(rest, next, v.Playing(), n, rng)
+		cards = append(cards, b.spare(rest, next, v.Playing(), n, rng)...)
 		rest = without(rest, cards)
 	}
 	claim := len(cards)
@@ -51,7 +53,7 @@ func (b *Bot) play(v engine.View, rng *rand.Rand) engine.Action {
 
 // spare picks k cards to part with: the ones needed last, or, for a bot that
 // doesn't plan (easy), any.
-func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *rand.Rand) []engine.Card {
+func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *source) []engine.Card {
 	if !b.skill.AnyCard {
 		return engine.LeastUseful(from, next, seats, k)
 	}
@@ -65,7 +67,7 @@ func (b *Bot) spare(from []engine.Card, next, seats, k int, rng *rand.Rand) []en
 // hand is always called), never past the style's, the table's or the spare
 // cards' limit, and, unless the bot is easy or feeling reckless, only what
 // the counts won't show.
-func (b *Bot) sneaks(v engine.View, claim, spare int, rng *rand.Rand) int {
+func (b *Bot) sneaks(v *engine.View, claim, spare int, rng *source) int {
 	most := min(b.params.Most, v.Options.Sneak, spare-1)
 	if most <= 0 || !chance(rng, b.params.Sneak) {
 		return 0
@@ -87,8 +89,9 @@ func (b *Bot) sneaks(v engine.View, claim, spare int, rng *rand.Rand) int {
 	return n
 }
 
+// without removes gone from cards, in place.
 func without(cards, gone []engine.Card) []engine.Card {
-	return slices.DeleteFunc(slices.Clone(cards), func(c engine.Card) bool { return slices.Contains(gone, c) })
+	return slices.DeleteFunc(cards, func(c engine.Card) bool { return slices.Contains(gone, c) })
 }
 
-func chance(rng *rand.Rand, p Chance) bool { return rng.Float64() < float64(p) }
+func chance(rng *source, p Chance) bool { return rng.Float64() < float64(p) }

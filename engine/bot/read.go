@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"sync/atomic"
 
 	"bullshit/engine"
 )
@@ -49,7 +50,7 @@ const (
 // bar rises with the pile and falls as the claimant nears going out; it
 // accepts a small expected loss (slack), which matters only on small piles;
 // and a likely enough sneak is called whatever the pile.
-func (b *Bot) read(v engine.View) float64 {
+func (b *Bot) read(v *engine.View) float64 {
 	pSneak := 0.0
 	if v.Options.Sneak > 0 {
 		pSneak = sneakChance(v)
@@ -75,7 +76,7 @@ func (b *Bot) read(v engine.View) float64 {
 // one, with two and so on, each weighted by a prior: a play in five is
 // sneaky, more from a player caught before (0.2 + 0.06 per catch, at most a
 // half), each extra card sneaked a third as likely as one fewer.
-func sneakChance(v engine.View) float64 {
+func sneakChance(v *engine.View) float64 {
 	last := v.Last
 	prior := min(0.5, 0.2+0.06*float64(v.Seats[last.Seat].Caught))
 	var sneaky, total float64
@@ -101,20 +102,29 @@ func sneakChance(v engine.View) float64 {
 // go down with them.
 func fits(sizes engine.Sizes, claim, sneak int) float64 {
 	played := claim + sneak
-	return share(sizes.Hand, func(n int) int { return n - played }, engine.HandKind) *
-		share(sizes.Pile, func(n int) int { return n + played }, engine.PileKind)
+	return share(sizes.Hand, -played, engine.HandKind) * share(sizes.Pile, played, engine.PileKind)
 }
 
-// share is the share of the sizes in r[0] that after turns into sizes
-// seen as r[1].
-func share(r [2]engine.Range, after func(int) int, k engine.Kind) float64 {
+// share is the share of the sizes in r[0] that, changed by by, are seen
+// as r[1].
+func share(r [2]engine.Range, by int, k engine.Kind) float64 {
 	lo, hi := r[0].Lo, r[0].Hi
 	if hi == engine.Open {
 		hi = lo + 20
 	}
 	hits := 0
+	if after := r[1]; after.Lo >= 0 && engine.Seen(after.Lo, k) == after {
+		// The counts a table sees split every size into runs: the sizes
+		// that look like after are exactly after.Lo to after.Hi, so the
+		// hits are where that run, moved back by by, meets lo to hi.
+		from, to := max(lo, after.Lo-by), hi
+		if after.Hi != engine.Open {
+			to = min(hi, after.Hi-by)
+		}
+		return float64(max(0, to-from+1)) / float64(hi-lo+1)
+	}
 	for n := lo; n <= hi; n++ {
-		if m := after(n); m >= 0 && engine.Seen(m, k) == r[1] {
+		if m := n + by; m >= 0 && engine.Seen(m, k) == r[1] {
 			hits++
 		}
 	}
@@ -130,19 +140,32 @@ func share(r [2]engine.Range, after func(int) int, k engine.Kind) float64 {
 // soon. Players are taken to claim as the bots do: with none of the rank,
 // one card (now and then two); with some, all of them, now and then padded
 // with one more.
-func rankLieChance(v engine.View) float64 {
+func rankLieChance(v *engine.View) float64 {
 	last := v.Last
 	unseen := 52*v.Options.Decks() - len(v.Hand)
 	rank := v.Options.Copies() - heldOf(v.Hand, last.Rank)
-	frac := planned * float64(max(mid(last.Sizes.Hand[0]), last.Claim)) / float64(max(1, unseen))
-	frac = min(max(frac, 0.01), 0.99)
+	share, seen := max(mid(last.Sizes.Hand[0]), last.Claim), max(1, unseen)
+	a, b := betaShape(share, seen)
+	// The log-gammas of k+a and k+b for every k (see gammaRows), and of the
+	// sums, each worked out once: the betas below share them.
+	var ga, gb []float64
+	if rank <= maxCopies {
+		g := gammaRowOf(share, seen)
+		ga, gb = g.a[:], g.b[:]
+	} else {
+		ga, gb = make([]float64, rank+1), make([]float64, rank+1)
+		for k := range ga {
+			ga[k], gb[k] = lgamma(float64(k)+a), lgamma(float64(k)+b)
+		}
+	}
 	var truth, lie float64
-	a, b := clump*frac, clump*(1-frac)
-	base := lbeta(a, b)
+	var sums lgammas
+	base := ga[0] + gb[0] - sums.of(a+b)
 	for k := 0; k <= rank; k++ {
 		// The beta-binomial chance of k of the rank in the claimant's
 		// hand: C(rank, k) B(k+a, rank-k+b) / B(a, b), in logs.
-		p := math.Exp(lchoose(rank, k) + lbeta(float64(k)+a, float64(rank-k)+b) - base)
+		x, y := float64(k)+a, float64(rank-k)+b
+		p := math.Exp(lchoose(rank, k) + (ga[k] + gb[rank-k] - sums.of(x+y)) - base)
 		switch c := last.Claim; {
 		case k == 0 && c == 1:
 			lie += p * float64(1-bluffTwo)
@@ -162,6 +185,51 @@ func rankLieChance(v engine.View) float64 {
 		return 1
 	}
 	return lie / (truth + lie)
+}
+
+// betaShape is the beta law's two shapes for a claimant holding share of
+// the seen cards a seat can't see: a small a, a share that clumps.
+func betaShape(share, seen int) (a, b float64) {
+	frac := planned * float64(share) / float64(seen)
+	frac = min(max(frac, 0.01), 0.99)
+	return clump * frac, clump * (1 - frac)
+}
+
+// gammaRow is lgamma(k+a) and lgamma(k+b) for every k a rank's copies allow,
+// a and b the shapes of one claimant's share.
+type gammaRow struct{ a, b [maxCopies + 1]float64 }
+
+func newGammaRow(share, seen int) *gammaRow {
+	a, b := betaShape(share, seen)
+	g := new(gammaRow)
+	for k := range g.a {
+		g.a[k], g.b[k] = lgamma(float64(k)+a), lgamma(float64(k)+b)
+	}
+	return g
+}
+
+// gammaRows keeps each row once worked out, by the claimant's share of the
+// cards and the cards unseen, which alone set the shapes: a hard bot's every
+// reading needs one, and a game has only a few hundred. It only ever holds
+// the values newGammaRow gives, so however calls race to fill a row, each
+// reads the same numbers.
+var gammaRows [rowShares][rowSeen]atomic.Pointer[gammaRow]
+
+// The shares and unseen counts gammaRows covers: a share is a hand's
+// middle (30 at most) or a claim, and two decks are 104 cards.
+const rowShares, rowSeen = 32, 2*52 + 1
+
+func gammaRowOf(share, seen int) *gammaRow {
+	if share < 0 || share >= rowShares || seen >= rowSeen {
+		return newGammaRow(share, seen)
+	}
+	p := &gammaRows[share][seen]
+	g := p.Load()
+	if g == nil {
+		g = newGammaRow(share, seen)
+		p.Store(g)
+	}
+	return g
 }
 
 // lchoose is the log of n choose k, from a table of log-factorials for the
@@ -186,9 +254,41 @@ func logFactorial(n int) float64 {
 	return v
 }
 
-func lbeta(a, b float64) float64 {
-	x, _ := math.Lgamma(a)
-	y, _ := math.Lgamma(b)
-	z, _ := math.Lgamma(a + b)
-	return x + y - z
+// maxCopies is the most copies of a rank a game has (two decks).
+const maxCopies = 8
+
+func lgamma(x float64) float64 {
+	v, _ := math.Lgamma(x)
+	return v
 }
+
+// lgammas remembers the last log-gamma it worked out: the sums a
+// beta-binomial's terms need are nearly always one value, but may differ in
+// the last bit, so each is checked rather than assumed.
+type lgammas struct {
+	x, v float64
+	ok   bool
+}
+
+func (g *lgammas) of(x float64) float64 {
+	if !g.ok || x != g.x {
+		g.x, g.v, g.ok = x, lgammaOf(x), true
+	}
+	return g.v
+}
+
+// lgammaOf is lgamma, looked up for the whole numbers the sums usually are.
+func lgammaOf(x float64) float64 {
+	if i := int(x); float64(i) == x && i >= 1 && i < len(wholeLgammas) {
+		return wholeLgammas[i]
+	}
+	return lgamma(x)
+}
+
+// wholeLgammas[i] is lgamma(i), the very value math.Lgamma gives.
+var wholeLgammas = func() (t [2*maxCopies + 4]float64) {
+	for i := 1; i < len(t); i++ {
+		t[i] = lgamma(float64(i))
+	}
+	return t
+}()

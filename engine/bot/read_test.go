@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"bullshit/engine"
@@ -32,7 +34,7 @@ func TestSneakChance(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			v := callView(nil, tt.claim, tt.before, tt.after, false)
 			bigPile(&v)
-			got := sneakChance(v)
+			got := sneakChance(&v)
 			if got < tt.min || got > tt.max {
 				t.Errorf("got %.3f, want %.2f to %.2f", got, tt.min, tt.max)
 			}
@@ -47,7 +49,7 @@ func TestSneakChanceRisesWithCatches(t *testing.T) {
 		v := callView(nil, 1, 12, 10, false)
 		v.Seats[0].Caught = caught
 		bigPile(&v)
-		got := sneakChance(v)
+		got := sneakChance(&v)
 		if got < prev {
 			t.Fatalf("caught %d: got %.3f, want at least %.3f", caught, got, prev)
 		}
@@ -55,7 +57,7 @@ func TestSneakChanceRisesWithCatches(t *testing.T) {
 	}
 	v := callView(nil, 1, 12, 10, false)
 	bigPile(&v)
-	if prev <= sneakChance(v) {
+	if prev <= sneakChance(&v) {
 		t.Errorf("got %.3f after five catches, want more than with none", prev)
 	}
 }
@@ -76,7 +78,7 @@ func TestRankLieChance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := rankLieChance(callView(cards(t, tt.hand...), tt.claim, 9, 9-tt.claim, false))
+			got := rankLieChance(ptr(callView(cards(t, tt.hand...), tt.claim, 9, 9-tt.claim, false)))
 			if got < tt.min || got > tt.max {
 				t.Errorf("got %.3f, want %.2f to %.2f", got, tt.min, tt.max)
 			}
@@ -106,5 +108,105 @@ func TestHardCallsLikelySneaks(t *testing.T) {
 	}
 	if never, often := rate(0), rate(5); often <= never {
 		t.Errorf("got %.2f called from a player caught five times, want more than %.2f from one never caught", often, never)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// rankLieChanceByHand is rankLieChance as first written, every log-gamma
+// worked out afresh: the reference the tabled one must match to the bit,
+// since the simulator's report depends on every bot's choice.
+func rankLieChanceByHand(v *engine.View) float64 {
+	last := v.Last
+	unseen := 52*v.Options.Decks() - len(v.Hand)
+	rank := v.Options.Copies() - heldOf(v.Hand, last.Rank)
+	frac := planned * float64(max(mid(last.Sizes.Hand[0]), last.Claim)) / float64(max(1, unseen))
+	frac = min(max(frac, 0.01), 0.99)
+	lbeta := func(a, b float64) float64 {
+		x, _ := math.Lgamma(a)
+		y, _ := math.Lgamma(b)
+		z, _ := math.Lgamma(a + b)
+		return x + y - z
+	}
+	var truth, lie float64
+	a, b := clump*frac, clump*(1-frac)
+	base := lbeta(a, b)
+	for k := 0; k <= rank; k++ {
+		p := math.Exp(lchoose(rank, k) + lbeta(float64(k)+a, float64(rank-k)+b) - base)
+		switch c := last.Claim; {
+		case k == 0 && c == 1:
+			lie += p * float64(1-bluffTwo)
+		case k == 0 && c == 2:
+			lie += p * float64(bluffTwo)
+		case c == k:
+			truth += p * (1 - padGuess)
+		case c == k+1:
+			lie += p * padGuess
+		case c < k:
+			truth += p * offScript
+		default:
+			lie += p * offScript
+		}
+	}
+	if truth+lie == 0 {
+		return 1
+	}
+	return lie / (truth + lie)
+}
+
+// TestRankLieChanceMatchesByHand reads every listener's view of random
+// games at three to ten seats, one deck and two, with both versions.
+func TestRankLieChanceMatchesByHand(t *testing.T) {
+	checked := 0
+	for seats := engine.MinSeats; seats <= engine.MaxSeats; seats++ {
+		walk(t, seats, engine.Standard(seats), uint64(seats), func(s *engine.State, v engine.View, b *Bot) {
+			if v.Phase != engine.PhaseCall || v.Last == nil || v.Last.Seat == v.Seat {
+				return
+			}
+			checked++
+			if got, want := rankLieChance(&v), rankLieChanceByHand(&v); got != want {
+				t.Fatalf("%d seats, play %d, seat %d: got %v, want %v", seats, v.Plays, v.Seat, got, want)
+			}
+		})
+	}
+	if checked < 500 {
+		t.Errorf("got %d views read, want 500 at least", checked)
+	}
+}
+
+// TestShareCountsAsTheLoopDoes checks share's count by runs against the
+// count size by size, for every pair of ranges a table can see and every
+// change a play can make, and for ranges no table shows.
+func TestShareCountsAsTheLoopDoes(t *testing.T) {
+	byLoop := func(r [2]engine.Range, by int, k engine.Kind) float64 {
+		lo, hi := r[0].Lo, r[0].Hi
+		if hi == engine.Open {
+			hi = lo + 20
+		}
+		hits := 0
+		for n := lo; n <= hi; n++ {
+			if m := n + by; m >= 0 && engine.Seen(m, k) == r[1] {
+				hits++
+			}
+		}
+		return float64(hits) / float64(hi-lo+1)
+	}
+	for _, k := range []engine.Kind{engine.HandKind, engine.PileKind} {
+		ranges := []engine.Range{{Lo: 2, Hi: 5}, {Lo: 7, Hi: engine.Open}}
+		for n := 0; n <= 104; n++ {
+			if r := engine.Seen(n, k); !slices.Contains(ranges, r) {
+				ranges = append(ranges, r)
+			}
+		}
+		for _, before := range ranges {
+			for _, after := range ranges {
+				for by := -8; by <= 8; by++ {
+					r := [2]engine.Range{before, after}
+					if got, want := share(r, by, k), byLoop(r, by, k); got != want {
+						t.Errorf("share(%v, %d, %v): got %v, want %v", r, by, k, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -24,15 +24,15 @@ func Read(v engine.View) Reading {
 	if v.Last == nil || v.Last.Seat == v.Seat || v.Last.Shown {
 		return Reading{}
 	}
-	if impossible(v) {
+	if impossible(&v) {
 		return Reading{Lie: 1, Impossible: true, Call: true}
 	}
-	r := Reading{Lie: rankLieChance(v)}
+	r := Reading{Lie: rankLieChance(&v)}
 	if v.Options.Sneak > 0 {
-		r.Sneak = sneakChance(v)
+		r.Sneak = sneakChance(&v)
 	}
 	r.Lie = 1 - (1-r.Lie)*(1-r.Sneak)
 	reader := Bot{level: Hard, params: plain}
-	r.Call = v.Last.Out || reader.read(v) >= 0.5
+	r.Call = v.Last.Out || reader.read(&v) >= 0.5
 	return r
 }

@@ -88,32 +88,42 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 			each(s)
 		}
 	}
+	// Each seat's view and the list of deciders are filled afresh before
+	// every decision, into arrays kept for the whole game.
+	views := make([]engine.View, n+1)
+	watch := &views[n]
+	var (
+		ds     []engine.Decider
+		thinks []time.Duration
+	)
 	for !s.Over() {
-		if out.FirstOut == 0 && g.Options.PlayOn && slices.ContainsFunc(s.View(engine.Spectator).Seats, func(sv engine.SeatView) bool { return sv.Out > 0 }) {
-			out.FirstOut = s.Plays()
+		if out.FirstOut == 0 && g.Options.PlayOn {
+			s.ViewInto(engine.Spectator, watch)
+			if slices.ContainsFunc(watch.Seats, func(sv engine.SeatView) bool { return sv.Out > 0 }) {
+				out.FirstOut = s.Plays()
+			}
 		}
-		ds := s.Deciding()
+		ds = s.AppendDeciding(ds[:0])
 		if len(ds) == 0 {
 			settle()
 			continue
 		}
 		// The one who would act first (every listener has its own speed).
-		slices.SortStableFunc(ds, func(a, b engine.Decider) int {
-			return int(engine.ThinkTime(a.Think, pace) - engine.ThinkTime(b.Think, pace))
-		})
+		thinks = byThink(ds, thinks, pace)
 		d := ds[0]
-		at := now.Add(engine.ThinkTime(d.Think, pace))
+		at := now.Add(thinks[0])
 		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
 			settle()
 			continue
 		}
-		v := s.View(d.Seat)
-		a, ok := bots[d.Seat].Choose(v)
+		v := &views[d.Seat]
+		s.ViewInto(d.Seat, v)
+		a, ok := bots[d.Seat].Decide(v)
 		if !ok {
 			return out, errNothing
 		}
 		if a.Kind == engine.ActCall && s.Phase() == engine.PhaseCall {
-			secondCall(&out, s, ds[1:], bots, now, at, pace)
+			secondCall(&out, s, ds[1:], bots, views, now, at, pace)
 		}
 		if err := s.Apply(a, at); err != nil {
 			return out, err
@@ -155,12 +165,31 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 	return out, nil
 }
 
+// byThink sorts the deciders by think time at pace, quickest first, equal
+// times keeping their order (an insertion sort, which is stable), and
+// returns their think times in the same order, in thinks' array.
+func byThink(ds []engine.Decider, thinks []time.Duration, pace engine.Pace) []time.Duration {
+	thinks = thinks[:0]
+	for i, d := range ds {
+		t := engine.ThinkTime(d.Think, pace)
+		thinks = append(thinks, t)
+		j := i
+		for ; j > 0 && thinks[j-1] > t; j-- {
+			ds[j], thinks[j] = ds[j-1], thinks[j-1]
+		}
+		ds[j], thinks[j] = d, t
+	}
+	return thinks
+}
+
 // secondCall counts, for a play the first listener in ds is about to call
 // at first, whether another listener (the rest, quickest first, thinking
 // since the play at start) would call it too, and how soon after.
-func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, bots []*bot.Bot, start, first time.Time, pace engine.Pace) {
+func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, bots []*bot.Bot, views []engine.View, start, first time.Time, pace engine.Pace) {
 	for _, d := range rest {
-		a, ok := bots[d.Seat].Choose(s.View(d.Seat))
+		v := &views[d.Seat]
+		s.ViewInto(d.Seat, v)
+		a, ok := bots[d.Seat].Decide(v)
 		if !ok || a.Kind != engine.ActCall {
 			continue
 		}
