@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -339,7 +340,8 @@ func (t *table) moved(at time.Time) {
 		// caller calls with it.
 		phase = engine.PhaseCall
 	}
-	for _, d := range t.state.Deciding() {
+	var buf [engine.MaxSeats]engine.Decider
+	for _, d := range t.state.AppendDeciding(buf[:0]) {
 		key := decision{phase: phase, plays: plays, think: d.Think}
 		if p := &t.pending[d.Seat]; !p.active || p.key != key {
 			*p = pending{active: true, key: key, since: at}
@@ -451,8 +453,10 @@ func (t *table) writeContext() (context.Context, context.CancelFunc) { return t.
 // botMove has the bot playing seat make its move, due at due.
 func (t *table) botMove(seat int, due time.Time) {
 	at := later(due, t.at)
-	v := t.state.View(seat)
-	a, ok := t.bot(seat).Choose(v)
+	v := botViews.Get().(*engine.View)
+	defer botViews.Put(v)
+	t.state.ViewInto(seat, v)
+	a, ok := t.bot(seat).Decide(v)
 	if !ok {
 		t.pending[seat].stuck = true
 		return
@@ -473,6 +477,10 @@ func (t *table) botMove(seat int, due time.Time) {
 		t.retryAt = t.m.clock.Now().Add(retryAfter)
 	}
 }
+
+// botViews are views for bots to decide from, filled in place (ViewInto)
+// rather than made anew for every decision; a bot keeps nothing of one.
+var botViews = sync.Pool{New: func() any { return new(engine.View) }}
 
 // bot is the bot for seat: the seat's own for a bot seat, or the one that
 // covers a person who is away.
