@@ -343,9 +343,10 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 			m.Claim += " to go out"
 		}
 		m.Sizes = fmt.Sprintf("%s hand %s → %s · pile %s → %s", nm.possessive(l.Seat), l.Sizes.Hand[0], l.Sizes.Hand[1], l.Sizes.Pile[0], l.Sizes.Pile[1])
-		if settled := v.Phase == engine.PhasePlay || v.Phase == engine.PhaseOver; settled && l.Caller >= 0 {
-			// The reveal is over and the pile has gone to its loser: the
-			// sizes it changed are history, and the claim is said as called.
+		if settled := v.Phase == engine.PhasePlay || v.Phase == engine.PhaseGive || v.Phase == engine.PhaseOver; settled && l.Caller >= 0 {
+			// The reveal is over and the pile has gone to its loser (a
+			// hand-over comes after that): the sizes it changed are
+			// history, and the claim is said as called.
 			whose := nm.possessive(l.Seat)
 			if l.Seat == me {
 				whose = "your"

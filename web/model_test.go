@@ -214,34 +214,50 @@ func TestClockAndClaim(t *testing.T) {
 }
 
 // TestSettledCallLeavesTheMiddle: once a called play's pile has gone to its
-// loser, the middle says who called whose claim and drops the sizes line,
-// whose pile has gone.
+// loser, through the hand-over of a caught sneak too, the middle says who
+// called whose claim and drops the sizes line, whose pile has gone.
 func TestSettledCallLeavesTheMiddle(t *testing.T) {
-	s, g := dealt(t, 4)
-	last := play(t, s, t0.Add(time.Second))
-	caller := (last.Seat + 1) % 4
-	at := t0.Add(2 * time.Second)
-	if err := s.Apply(engine.Action{Kind: engine.ActCall, Seat: caller, No: last.Plays}, at); err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 100 && s.Phase() != engine.PhasePlay; i++ {
-		at = s.Deadline()
-		s.Tick(at)
-	}
-	if s.Phase() != engine.PhasePlay {
-		t.Fatalf("the call never settled: phase %v", s.Phase())
-	}
-	for _, tc := range []struct {
-		seat int
-		want string
+	for _, tt := range []struct {
+		name  string
+		sneak bool
+		phase engine.Phase
 	}{
-		{last.Seat, "Ben called your one ace"},
-		{caller, "You called Ada's one ace"},
-		{(caller + 1) % 4, "Ben called Ada's one ace"},
+		{"a play called", false, engine.PhasePlay},
+		{"a sneak caught, at its hand-over", true, engine.PhaseGive},
 	} {
-		_, tb := screen(frameOf(s, g, tc.seat), at)
-		if tb.Middle.Claim != tc.want || tb.Middle.Sizes != "" {
-			t.Errorf("seat %d: got claim %q, sizes %q; want %q and no sizes", tc.seat, tb.Middle.Claim, tb.Middle.Sizes, tc.want)
+		s, g := dealt(t, 4)
+		v := s.View(s.View(engine.Spectator).Turn)
+		a := engine.Action{Kind: engine.ActPlay, Seat: v.Seat, No: v.Plays, Cards: v.Hand[:1]}
+		if tt.sneak {
+			a.Cards, a.Claim = v.Hand[:2], 1
+		}
+		if err := s.Apply(a, t0.Add(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		caller := (v.Seat + 1) % 4
+		at := t0.Add(2 * time.Second)
+		if err := s.Apply(engine.Action{Kind: engine.ActCall, Seat: caller, No: s.Plays()}, at); err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 100 && s.Phase() != tt.phase; i++ {
+			at = s.Deadline()
+			s.Tick(at)
+		}
+		if s.Phase() != tt.phase {
+			t.Fatalf("%s: got phase %v, want %v", tt.name, s.Phase(), tt.phase)
+		}
+		for _, tc := range []struct {
+			seat int
+			want string
+		}{
+			{v.Seat, "Ben called your one ace"},
+			{caller, "You called Ada's one ace"},
+			{(caller + 1) % 4, "Ben called Ada's one ace"},
+		} {
+			_, tb := screen(frameOf(s, g, tc.seat), at)
+			if tb.Middle.Claim != tc.want || tb.Middle.Sizes != "" {
+				t.Errorf("%s: seat %d: got claim %q, sizes %q; want %q and no sizes", tt.name, tc.seat, tb.Middle.Claim, tb.Middle.Sizes, tc.want)
+			}
 		}
 	}
 }
