@@ -12,21 +12,9 @@ import (
 // slowDecode is decodeAction by encoding/json alone.
 func slowDecode(t *testing.T, s string) engine.Action {
 	t.Helper()
-	var r actionRecord
-	if err := json.Unmarshal([]byte(s), &r); err != nil {
+	a, err := decodeActionJSON(s)
+	if err != nil {
 		t.Fatalf("json: %v", err)
-	}
-	kind, _ := lookup(actionWords, r.Kind)
-	a := engine.Action{Kind: kind, Seat: r.Seat, No: r.No, Claim: r.Claim}
-	if r.SinceNanos != 0 {
-		a.Since = time.Unix(0, r.SinceNanos).UTC()
-	}
-	for _, code := range r.Cards {
-		c, err := parseCardCode(code)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a.Cards = append(a.Cards, c)
 	}
 	return a
 }

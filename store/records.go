@@ -127,6 +127,12 @@ func decodeAction(s string) (engine.Action, error) {
 	if a, ok := decodeActionFast(s); ok {
 		return a, nil
 	}
+	return decodeActionJSON(s)
+}
+
+// decodeActionJSON reads an action column with encoding/json: whatever
+// decodeActionFast leaves, and its reference in tests.
+func decodeActionJSON(s string) (engine.Action, error) {
 	var r actionRecord
 	if err := json.Unmarshal([]byte(s), &r); err != nil {
 		return engine.Action{}, err
