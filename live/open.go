@@ -118,7 +118,7 @@ func (m *Manager) leftOpen(t *table) {
 // time: it is stored as ended, without a start, so it doesn't come back at
 // the next start. A failed write is tried again later.
 func (t *table) expire(at time.Time) {
-	ctx, cancel := t.writeContext()
+	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	err := t.m.st.FinishGame(ctx, t.id, string(StatusEnded), at, 0, false, nil, nil)
 	if err != nil && !errors.Is(err, store.ErrOver) {

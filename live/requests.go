@@ -14,7 +14,7 @@ import (
 // write runs a write a person asked for, turning a failure into a refusal
 // they can read.
 func (t *table) write(fn func(ctx context.Context, st storage) error) error {
-	ctx, cancel := t.writeContext()
+	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	if err := fn(ctx, t.m.st); err != nil {
 		return t.m.unsaved(t.id, err)

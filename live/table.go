@@ -438,7 +438,7 @@ func (t *table) engineOptions() engine.Options {
 // then may the move stand: telling the player it failed would contradict
 // the log a restart replays, and the next move would find its number taken.
 func (t *table) storedAnyway(rec store.Action) bool {
-	ctx, cancel := t.writeContext()
+	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	stored, err := t.m.st.Actions(ctx, t.id)
 	if err != nil || len(stored) < rec.Seq {
@@ -447,8 +447,6 @@ func (t *table) storedAnyway(rec store.Action) bool {
 	got := stored[rec.Seq-1]
 	return got.Seq == rec.Seq && got.At.Equal(rec.At) && reflect.DeepEqual(got.Action, rec.Action)
 }
-
-func (t *table) writeContext() (context.Context, context.CancelFunc) { return t.m.writeContext() }
 
 // botMove has the bot playing seat make its move, due at due.
 func (t *table) botMove(seat int, due time.Time) {
@@ -520,7 +518,7 @@ func (t *table) markAway(seat int, at time.Time) {
 // restart as one to rate.
 func (t *table) saveSeat(seat int) {
 	t.reseat = true
-	ctx, cancel := t.writeContext()
+	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
 		t.m.log.Error("saving a seat failed", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
@@ -551,7 +549,7 @@ func (t *table) finish() {
 		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left,
 			Rated: s.Kind == string(SeatPerson) && !s.Covered && !t.game.Options.Practice}
 	}
-	ctx, cancel := t.writeContext()
+	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
 	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
