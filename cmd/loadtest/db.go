@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"database/sql"
-	"encoding/hex"
-	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 
 	"bullshit/store"
+	"bullshit/store/storetest"
 )
 
 // openStore opens the run's store: a SQLite file in a temporary folder, or,
@@ -29,30 +25,11 @@ func openStore(ctx context.Context, postgres string) (st *store.Store, cleanup f
 		}
 		return st, func() { st.Close(); os.RemoveAll(dir) }, nil
 	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "loadtest_" + hex.EncodeToString(b)
-	admin, err := sql.Open("pgx", postgres) // the driver the store registers
+	u, drop, err := storetest.NewSchema(ctx, postgres, "loadtest_")
 	if err != nil {
 		return nil, nil, err
 	}
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		return nil, nil, fmt.Errorf("create schema: %w", err)
-	}
-	drop := func() {
-		admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		admin.Close()
-	}
-	u, err := url.Parse(postgres)
-	if err != nil {
-		drop()
-		return nil, nil, err
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	st, err = store.Open(ctx, u.String())
+	st, err = store.Open(ctx, u)
 	if err != nil {
 		drop()
 		return nil, nil, err

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"encoding/hex"
+	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -43,32 +44,46 @@ func SQLiteURL(tb testing.TB) string {
 // tests run in parallel and reruns never see each other's tables.
 func PostgresURL(tb testing.TB) string {
 	tb.Helper()
-	base := os.Getenv(PostgresEnv)
-	b := make([]byte, 8)
-	rand.Read(b)
-	schema := "test_" + hex.EncodeToString(b)
-
-	admin, err := sql.Open("pgx", base)
+	u, drop, err := NewSchema(context.Background(), os.Getenv(PostgresEnv), "test_")
 	if err != nil {
-		tb.Fatalf("open %s: %v", PostgresEnv, err)
-	}
-	if _, err := admin.ExecContext(context.Background(), "CREATE SCHEMA "+schema); err != nil {
-		admin.Close()
-		tb.Fatalf("create schema: %v", err)
+		tb.Fatalf("%s: %v", PostgresEnv, err)
 	}
 	tb.Cleanup(func() {
-		defer admin.Close()
-		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			tb.Errorf("drop schema %s: %v", schema, err)
+		if err := drop(); err != nil {
+			tb.Error(err)
 		}
 	})
+	return u
+}
 
-	u, err := url.Parse(base)
+// NewSchema creates a schema with a random name that starts with prefix on
+// the PostgreSQL server at base, and returns a URL whose connections use it
+// and a function that drops it. The load test uses it too.
+func NewSchema(ctx context.Context, base, prefix string) (u string, drop func() error, err error) {
+	b := make([]byte, 8)
+	rand.Read(b)
+	schema := prefix + hex.EncodeToString(b)
+	parsed, err := url.Parse(base)
 	if err != nil {
-		tb.Fatalf("parse %s: %v", PostgresEnv, err)
+		return "", nil, err
 	}
-	q := u.Query()
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		return "", nil, err
+	}
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+schema); err != nil {
+		admin.Close()
+		return "", nil, fmt.Errorf("create schema: %w", err)
+	}
+	drop = func() error {
+		defer admin.Close()
+		if _, err := admin.ExecContext(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			return fmt.Errorf("drop schema %s: %w", schema, err)
+		}
+		return nil
+	}
+	q := parsed.Query()
 	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
+	parsed.RawQuery = q.Encode()
+	return parsed.String(), drop, nil
 }
