@@ -52,7 +52,7 @@ type Store struct {
 	db      *bun.DB
 	dialect string
 	// commits groups writes into shared transactions, on SQLite only
-	// (see write); nil on PostgreSQL.
+	// (see writeTx); nil on PostgreSQL.
 	commits *committer
 }
 

@@ -21,7 +21,7 @@ const maxShared = 512
 // writes each, and spends a core doing it; with it, a write waits at most
 // this long for more to join it. A write after a quiet spell commits at
 // once.
-var commitGap = 2 * time.Millisecond
+const commitGap = 2 * time.Millisecond
 
 var (
 	// errClosed refuses a write to a store already closed.
