@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,7 +15,8 @@ import (
 )
 
 // retryAfter is how long a table waits after a store failure before it
-// writes again on its own (a bot's move, an away seat, the finish).
+// calls the store again on its own (a bot's move, an away seat, the finish,
+// settling a write whose outcome is unknown).
 const retryAfter = time.Second
 
 type request struct {
@@ -58,6 +58,8 @@ const (
 	evAway
 	evFinish
 	evExpire
+	evSettle
+	evSeats
 )
 
 // event is the next thing a table must do by itself, and when.
@@ -101,7 +103,11 @@ type table struct {
 	ratings []RatingChange
 	timer   Timer
 	// retryAt holds back the table's own writes after a store failure.
-	retryAt   time.Time
+	retryAt time.Time
+	// unknown is a write whose outcome the table has yet to settle; trouble
+	// the store calls failing since the last that worked.
+	unknown   *unknownWrite
+	trouble   trouble
 	finishing bool // over in the engine, not yet stored as finished
 	over      bool // stored as over: the goroutine stops
 	// now is the arrival time of the request being served.
@@ -244,6 +250,10 @@ func (t *table) catchUp(now time.Time) {
 			t.finish()
 		case evExpire:
 			t.expire(ev.at)
+		case evSettle:
+			t.settleUnknown()
+		case evSeats:
+			t.saveSeatsAgain()
 		}
 	}
 }
@@ -259,6 +269,13 @@ func (t *table) next() event {
 	}
 	if t.over {
 		return best
+	}
+	if t.unknown != nil {
+		consider(event{kind: evSettle, at: t.retryAt})
+		return best
+	}
+	if len(t.unsavedSeats) > 0 {
+		consider(event{kind: evSeats, at: t.retryAt})
 	}
 	if t.state == nil {
 		consider(event{kind: evExpire, at: later(t.openSince.Add(ExpireOpenAfter), t.retryAt)})
@@ -362,22 +379,28 @@ func (t *table) moved(at time.Time) {
 }
 
 // apply makes a move at time at and stores it before anything else sees it.
-// A refused move is an *engine.Error; a failed write is reported and the
-// state rebuilt as it was.
+// A refused move is an *engine.Error. A write that failed may have
+// committed all the same: the table settles it (see unknownWrite), the
+// move standing only if it was stored.
 func (t *table) apply(a engine.Action, at time.Time) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
 	if err := t.state.Apply(a, at); err != nil {
 		return err
 	}
-	t.saveSeatsAgain()
 	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
-	if err := t.m.appendAction(rec); err != nil && !t.storedAnyway(rec) {
+	if err := t.m.appendAction(rec); err != nil {
+		t.failed(err)
 		t.rollback()
-		return t.m.unsaved(t.id, err)
+		if t.lost(fmt.Sprintf("action %d", rec.Seq), func(ctx context.Context) (bool, error) { return t.settleAction(ctx, rec) }) {
+			return nil
+		}
+		return errUnsaved
 	}
+	t.wrote()
 	t.m.stats.stored()
-	t.actions.add(a, at)
-	t.at = at
-	t.moved(at)
+	t.accepted(rec)
 	return nil
 }
 
@@ -431,21 +454,6 @@ func (t *table) engineOptions() engine.Options {
 	opts := t.game.Options
 	opts.Seats = seated(t.seats)
 	return opts
-}
-
-// storedAnyway reports whether a write that failed was committed all the
-// same (a connection lost after the commit, a time-out on its answer). Only
-// then may the move stand: telling the player it failed would contradict
-// the log a restart replays, and the next move would find its number taken.
-func (t *table) storedAnyway(rec store.Action) bool {
-	ctx, cancel := t.m.writeContext()
-	defer cancel()
-	stored, err := t.m.st.Actions(ctx, t.id)
-	if err != nil || len(stored) < rec.Seq {
-		return false
-	}
-	got := stored[rec.Seq-1]
-	return got.Seq == rec.Seq && got.At.Equal(rec.At) && reflect.DeepEqual(got.Action, rec.Action)
 }
 
 // botMove has the bot playing seat make its move, due at due.
@@ -512,36 +520,54 @@ func (t *table) markAway(seat int, at time.Time) {
 	t.saveSeat(seat)
 }
 
-// saveSeat stores a seat the table changed by itself. A failure is logged
-// and the table plays on with its memory, saving the seat again before each
-// later move it stores: a seat a bot covered must not come back from a
-// restart as one to rate.
+// saveSeat stores a seat the table changed by itself. The table's memory
+// is what it shows, and a seat's write is the whole row, so a write that
+// failed (committed or not) is settled by writing the seat again until it
+// is stored: before any later write of the table (writable), and on its
+// own at retryAt. A seat a bot covered must not come back from a restart
+// as one to rate.
 func (t *table) saveSeat(seat int) {
 	t.reseat = true
 	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
-		t.m.log.Error("saving a seat failed", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
-		if t.unsavedSeats == nil {
-			t.unsavedSeats = make(map[int]bool)
-		}
-		t.unsavedSeats[seat] = true
+		t.failed(err)
+		t.seatUnsaved(seat)
 		return
 	}
+	t.wrote()
 	delete(t.unsavedSeats, seat)
 }
 
-// saveSeatsAgain retries the seats whose saving failed.
-func (t *table) saveSeatsAgain() {
+// seatUnsaved marks seat to be stored again, as the table holds it.
+func (t *table) seatUnsaved(seat int) {
+	if t.unsavedSeats == nil {
+		t.unsavedSeats = make(map[int]bool)
+	}
+	t.unsavedSeats[seat] = true
+	t.retryAt = t.m.clock.Now().Add(retryAfter)
+}
+
+// saveSeatsAgain stores the seats whose write failed, and reports whether
+// every seat is now stored.
+func (t *table) saveSeatsAgain() bool {
 	for seat := range t.unsavedSeats {
 		t.saveSeat(seat)
+		if t.unsavedSeats[seat] {
+			return false
+		}
 	}
+	return true
 }
 
 // finish stores the finished game with its results. A seat is rated if a
-// person played it throughout, and never at a practice table.
+// person played it throughout, and never at a practice table. The finish is
+// conditional on the game being live, so trying it again settles one whose
+// answer was lost: refused as over, it had committed.
 func (t *table) finish() {
-	t.saveSeatsAgain()
+	if !t.saveSeatsAgain() {
+		return
+	}
 	places := t.state.Result()
 	results := make([]store.Result, len(places))
 	for i, p := range places {
@@ -553,11 +579,19 @@ func (t *table) finish() {
 	defer cancel()
 	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
 	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
+	if errors.Is(err, store.ErrOver) && rater != nil {
+		// The accounts' rows that try wrote are the ones to show.
+		var rows []store.PlayerGame
+		if rows, err = t.m.st.GamePlayers(ctx, t.id); err == nil {
+			*rated = ratingChanges(rows)
+		}
+	}
 	if err != nil && !errors.Is(err, store.ErrOver) {
-		t.m.log.Error("storing a finished game failed", slog.String("game", t.id), slog.Any("err", err))
+		t.failed(err)
 		t.retryAt = t.m.clock.Now().Add(retryAfter)
 		return
 	}
+	t.wrote()
 	t.finishing, t.over = false, true
 	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusFinished), t.at, t.state.Plays()
 	t.results = places
