@@ -70,5 +70,3 @@ func (t *table) hostBeforeStart(by int) error {
 	}
 	return nil
 }
-
-
