@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"net/url"
 	"reflect"
 	"testing"
 	"time"
@@ -148,5 +149,35 @@ func TestSettleWaitsForAnAppendInFlight(t *testing.T) {
 	}
 	if got := <-done; got.err != nil || got.outcome != Stored {
 		t.Errorf("got %v (%v), want %v: the append committed", got.outcome, got.err, Stored)
+	}
+}
+
+// TestStatementWhoseAnswerIsLostRunsOnce: a statement whose connection is
+// cut after the server answered it must come back as an error, never be
+// run again on another connection. database/sql runs a statement again when
+// its driver says that is safe, and pgx before 5.13 said so of this one.
+func TestStatementWhoseAnswerIsLostRunsOnce(t *testing.T) {
+	if !storetest.HavePostgres() {
+		t.Skipf("%s is not set to a PostgreSQL URL", postgresEnv)
+	}
+	ctx := context.Background()
+	direct := storetest.PostgresURL(t)
+	u, err := url.Parse(direct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := storetest.NewProxy(t, u.Host)
+	s := openStore(t, proxy.URL(direct))
+	mustCreate(t, s, newGame("g", base))
+	proxy.CutAfter("UPDATE games SET plays", false)
+	if _, err := s.DB().ExecContext(ctx, "UPDATE games SET plays = plays + 1 WHERE id = 'g'"); err == nil {
+		t.Errorf("got no error for a statement whose answer was lost, want one")
+	}
+	g, _, err := openStore(t, direct).Game(ctx, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Plays != 1 {
+		t.Errorf("got plays %d, want the statement run once", g.Plays)
 	}
 }
