@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -378,48 +377,6 @@ func (t *table) moved(at time.Time) {
 	}
 }
 
-// apply makes a move at time at and stores it before anything else sees it.
-// A refused move is an *engine.Error. A write that failed may have
-// committed all the same: the table settles it (see unknownWrite), the
-// move standing only if it was stored.
-func (t *table) apply(a engine.Action, at time.Time) error {
-	if err := t.writable(); err != nil {
-		return err
-	}
-	if err := t.state.Apply(a, at); err != nil {
-		return err
-	}
-	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
-	if err := t.m.appendAction(rec); err != nil {
-		t.failed(err)
-		t.rollback()
-		if t.lost(fmt.Sprintf("action %d", rec.Seq), func(ctx context.Context) (bool, error) { return t.settleAction(ctx, rec) }) {
-			return nil
-		}
-		return errUnsaved
-	}
-	t.wrote()
-	t.m.stats.stored()
-	t.accepted(rec)
-	return nil
-}
-
-// rollback rebuilds the state from the stored actions, as it was before a
-// move whose write failed. The engine is deterministic and its version
-// counts the same however ticks were spread, so the rebuilt state equals the
-// old one.
-func (t *table) rollback() {
-	s, err := t.replayKept()
-	if err != nil {
-		// The same actions were accepted before, so only a broken engine
-		// gets here. The table stops as on any other fault rather than
-		// play on from a state its store doesn't hold.
-		panic(fmt.Sprintf("replaying the game's accepted actions failed: %v", err))
-	}
-	s.Tick(t.at)
-	t.state = s
-}
-
 // replay is the game rebuilt from its deal and actions.
 func (t *table) replay(actions []store.Action) (*engine.State, error) {
 	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
@@ -428,20 +385,6 @@ func (t *table) replay(actions []store.Action) (*engine.State, error) {
 	}
 	for _, a := range actions {
 		if err := s.Apply(a.Action, a.At); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
-// replayKept is the game rebuilt from its deal and the actions it keeps.
-func (t *table) replayKept() (*engine.State, error) {
-	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
-	if err != nil {
-		return nil, err
-	}
-	for i := range t.actions.len() {
-		if err := s.Apply(t.actions.action(i)); err != nil {
 			return nil, err
 		}
 	}
@@ -518,84 +461,6 @@ func (t *table) markAway(seat int, at time.Time) {
 	t.at = later(t.at, at)
 	t.pending[seat].taken = at
 	t.saveSeat(seat)
-}
-
-// saveSeat stores a seat the table changed by itself. The table's memory
-// is what it shows, and a seat's write is the whole row, so a write that
-// failed (committed or not) is settled by writing the seat again until it
-// is stored: before any later write of the table (writable), and on its
-// own at retryAt. A seat a bot covered must not come back from a restart
-// as one to rate.
-func (t *table) saveSeat(seat int) {
-	t.reseat = true
-	ctx, cancel := t.m.writeContext()
-	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
-		t.failed(err)
-		t.seatUnsaved(seat)
-		return
-	}
-	t.wrote()
-	delete(t.unsavedSeats, seat)
-}
-
-// seatUnsaved marks seat to be stored again, as the table holds it.
-func (t *table) seatUnsaved(seat int) {
-	if t.unsavedSeats == nil {
-		t.unsavedSeats = make(map[int]bool)
-	}
-	t.unsavedSeats[seat] = true
-	t.retryAt = t.m.clock.Now().Add(retryAfter)
-}
-
-// saveSeatsAgain stores the seats whose write failed, and reports whether
-// every seat is now stored.
-func (t *table) saveSeatsAgain() bool {
-	for seat := range t.unsavedSeats {
-		t.saveSeat(seat)
-		if t.unsavedSeats[seat] {
-			return false
-		}
-	}
-	return true
-}
-
-// finish stores the finished game with its results. A seat is rated if a
-// person played it throughout, and never at a practice table. The finish is
-// conditional on the game being live, so trying it again settles one whose
-// answer was lost: refused as over, it had committed.
-func (t *table) finish() {
-	if !t.saveSeatsAgain() {
-		return
-	}
-	places := t.state.Result()
-	results := make([]store.Result, len(places))
-	for i, p := range places {
-		s := t.seats[p.Seat]
-		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left,
-			Rated: s.Kind == string(SeatPerson) && !s.Covered && !t.game.Options.Practice}
-	}
-	ctx, cancel := t.m.writeContext()
-	defer cancel()
-	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
-	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
-	if errors.Is(err, store.ErrOver) && rater != nil {
-		// The accounts' rows that try wrote are the ones to show.
-		var rows []store.PlayerGame
-		if rows, err = t.m.st.GamePlayers(ctx, t.id); err == nil {
-			*rated = ratingChanges(rows)
-		}
-	}
-	if err != nil && !errors.Is(err, store.ErrOver) {
-		t.failed(err)
-		t.retryAt = t.m.clock.Now().Add(retryAfter)
-		return
-	}
-	t.wrote()
-	t.finishing, t.over = false, true
-	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusFinished), t.at, t.state.Plays()
-	t.results = places
-	t.ratings = *rated
 }
 
 // publish hands every seat's frame and the spectator's to the Publisher;
