@@ -29,7 +29,7 @@ type Proxy struct {
 	arm   string
 	// stayDown: the cut takes the server down, not just the connections.
 	stayDown bool
-	cut   chan struct{} // closed when the armed query was cut
+	cut      chan struct{} // closed when the armed query was cut
 }
 
 // NewProxy listens on a port of its own for connections to target (a
