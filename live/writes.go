@@ -167,7 +167,7 @@ func (t *table) finish() {
 	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
 	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
 	if errors.Is(err, store.ErrOver) && rater != nil {
-		// The accounts' rows that try wrote are the ones to show.
+		// The accounts' rows the earlier try wrote are the ones to show.
 		var rows []store.PlayerGame
 		if rows, err = t.m.st.GamePlayers(ctx, t.id); err == nil {
 			*rated = ratingChanges(rows)
