@@ -25,6 +25,8 @@ var (
 	errSeatMoved  = refuse(CodeConflict, "The seats were numbered afresh as the game started: look again.")
 	// errNotAMove: only the server resumes a game.
 	errNotAMove = refuse(CodeInvalid, "That isn't a move in this game.")
+	// errUnsaved is a write that failed, or waits behind one.
+	errUnsaved = refuse(CodeUnavailable, "The game couldn't be saved just now; try again.")
 	// errOver is a move at a game that has ended, refused as the engine
 	// refuses one.
 	errOver = &engine.Error{Code: engine.CodeOver, Message: "The game is over."}
@@ -34,7 +36,7 @@ var (
 // the log, not to them.
 func (m *Manager) unsaved(game string, err error) *Error {
 	m.log.Error("store failed", slog.String("game", game), slog.Any("err", err))
-	return refuse(CodeUnavailable, "The game couldn't be saved just now; try again.")
+	return errUnsaved
 }
 
 // fromStore turns a store error into a refusal a person can read, logging

@@ -18,17 +18,44 @@ import (
 
 // faulty is a store whose action writes fail while fail is set, or, while
 // lost is set, are committed but answered with an error, as when the
-// connection drops after the commit.
+// connection drops after the commit. While down is set every call the
+// tables make fails, as when the store doesn't answer; cut makes the next
+// write commit, answer with an error and take the store down with it, drop
+// the same without the commit, and cutFinish cuts the next finish. steal
+// stores another action in place of the next one appended, and answers
+// with an error.
 type faulty struct {
 	*store.Store
 	fail, lost, seats atomic.Bool // seats: seat saves fail
+	down, cut, drop   atomic.Bool
+	cutFinish, steal  atomic.Bool
+}
+
+var errDown = errors.New("connection refused")
+
+// commit runs a write as the flags say: not at all while down, and, on a
+// cut, committed but answered with an error.
+func (s *faulty) commit(write func() error) error {
+	if s.down.Load() {
+		return errDown
+	}
+	if s.drop.CompareAndSwap(true, false) {
+		s.down.Store(true)
+		return errors.New("connection reset before the commit")
+	}
+	err := write()
+	if err == nil && s.cut.CompareAndSwap(true, false) {
+		s.down.Store(true)
+		return errors.New("connection reset after the commit")
+	}
+	return err
 }
 
 func (s *faulty) SaveSeat(ctx context.Context, seat store.Seat) error {
 	if s.seats.Load() {
 		return errors.New("disk full")
 	}
-	return s.Store.SaveSeat(ctx, seat)
+	return s.commit(func() error { return s.Store.SaveSeat(ctx, seat) })
 }
 
 func (s *faulty) AppendAction(ctx context.Context, a store.Action) error {
@@ -39,11 +66,72 @@ func (s *faulty) AppendActions(ctx context.Context, actions []store.Action) erro
 	if s.fail.Load() {
 		return errors.New("disk full")
 	}
-	err := s.Store.AppendActions(ctx, actions)
+	if s.steal.CompareAndSwap(true, false) {
+		other := slices.Clone(actions)
+		other[0].At = other[0].At.Add(time.Millisecond)
+		if err := s.Store.AppendActions(ctx, other); err != nil {
+			return err
+		}
+		return errors.New("connection reset after the commit")
+	}
+	err := s.commit(func() error { return s.Store.AppendActions(ctx, actions) })
 	if err == nil && s.lost.Load() {
 		return errors.New("connection reset after the commit")
 	}
 	return err
+}
+
+func (s *faulty) StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error {
+	return s.commit(func() error { return s.Store.StartGame(ctx, id, at, seats) })
+}
+
+func (s *faulty) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error {
+	if s.cutFinish.CompareAndSwap(true, false) {
+		s.cut.Store(true)
+	}
+	return s.commit(func() error { return s.Store.FinishGame(ctx, id, status, at, plays, capped, results, rater) })
+}
+
+func (s *faulty) read() error {
+	if s.down.Load() {
+		return errDown
+	}
+	return nil
+}
+
+func (s *faulty) Settle(ctx context.Context, a store.Action) (store.Outcome, store.Action, error) {
+	if err := s.read(); err != nil {
+		return 0, store.Action{}, err
+	}
+	return s.Store.Settle(ctx, a)
+}
+
+func (s *faulty) Actions(ctx context.Context, id string) ([]store.Action, error) {
+	if err := s.read(); err != nil {
+		return nil, err
+	}
+	return s.Store.Actions(ctx, id)
+}
+
+func (s *faulty) Game(ctx context.Context, id string) (*store.Game, []store.Seat, error) {
+	if err := s.read(); err != nil {
+		return nil, nil, err
+	}
+	return s.Store.Game(ctx, id)
+}
+
+func (s *faulty) GamePlayers(ctx context.Context, id string) ([]store.PlayerGame, error) {
+	if err := s.read(); err != nil {
+		return nil, err
+	}
+	return s.Store.GamePlayers(ctx, id)
+}
+
+func (s *faulty) MarkAlive(ctx context.Context, at time.Time) error {
+	if err := s.read(); err != nil {
+		return err
+	}
+	return s.Store.MarkAlive(ctx, at)
 }
 
 // faultyFixture is a fixture whose Manager writes through a faulty store.
@@ -51,6 +139,7 @@ func faultyFixture(t *testing.T) (*fixture, *faulty) {
 	f := newFixture(t)
 	st := &faulty{Store: f.st}
 	f.m.Close(f.ctx)
+	f.captureLogs()
 	f.m = f.open(st)
 	return f, st
 }

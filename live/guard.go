@@ -34,10 +34,15 @@ func (p *panicked) LogValue() slog.Value {
 	return slog.GroupValue(slog.String("panic", fmt.Sprint(p.value)), slog.String("stack", string(p.stack)))
 }
 
-// guard runs fn, turning a panic into a *panicked error.
+// guard runs fn, turning a panic into a *panicked error, and a table's
+// halt into the error it carries.
 func guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			if h, ok := r.(halt); ok {
+				err = h.err
+				return
+			}
 			err = &panicked{value: r, stack: debug.Stack()}
 		}
 	}()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -34,6 +35,10 @@ type fixture struct {
 	st    *store.Store
 	m     *Manager
 	pub   *recorder
+	// log is the Managers' logger, discarding unless captureLogs keeps
+	// it in logs.
+	log  *slog.Logger
+	logs *logLines
 }
 
 func newFixture(t testing.TB) *fixture {
@@ -46,7 +51,7 @@ func newFixture(t testing.TB) *fixture {
 // open starts a Manager on st, closed when the test ends.
 func (f *fixture) open(st storage) *Manager {
 	f.t.Helper()
-	m, err := newManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock}, st)
+	m, err := newManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, Logger: f.log}, st)
 	if err != nil {
 		f.t.Fatalf("new manager: %v", err)
 	}
@@ -157,18 +162,20 @@ func (f *fixture) playOut(id string, limit time.Duration) {
 	}
 }
 
-// recorder is a Publisher that keeps the latest frame and view of every seat.
+// recorder is a Publisher that keeps the latest frame and view of every
+// seat, and every view the spectator was shown.
 type recorder struct {
 	mu     sync.Mutex
 	frames map[string]map[int]Frame
 	views  map[string]map[int]engine.View
+	shown  map[string][]engine.View
 	calls  map[string]int
 	closed map[string]int
 }
 
 func newRecorder() *recorder {
 	return &recorder{frames: map[string]map[int]Frame{}, views: map[string]map[int]engine.View{},
-		calls: map[string]int{}, closed: map[string]int{}}
+		shown: map[string][]engine.View{}, calls: map[string]int{}, closed: map[string]int{}}
 }
 
 func (r *recorder) Publish(game string, f Frame) {
@@ -181,6 +188,9 @@ func (r *recorder) Publish(game string, f Frame) {
 	r.frames[game][f.Seat] = f
 	if f.View != nil {
 		r.views[game][f.Seat] = *f.View
+		if f.Seat == engine.Spectator {
+			r.shown[game] = append(r.shown[game], *f.View)
+		}
 	}
 	r.calls[game]++
 }

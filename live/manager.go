@@ -36,6 +36,7 @@ type storage interface {
 	SaveSeat(ctx context.Context, seat store.Seat) error
 	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
 	AppendAction(ctx context.Context, a store.Action) error
+	Settle(ctx context.Context, a store.Action) (store.Outcome, store.Action, error)
 	Actions(ctx context.Context, gameID string) ([]store.Action, error)
 	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
 	Unfinished(ctx context.Context) ([]store.Game, error)
@@ -78,6 +79,8 @@ type Manager struct {
 	finished *finished
 	// open counts the tables waiting for players (see holdOpen).
 	open openCaps
+	// aliveTrouble is the alive mark's run of failed writes.
+	aliveTrouble trouble
 	// rematches links a finished game to the one its players opened next
 	// (see rematch.go).
 	rematchMu sync.Mutex

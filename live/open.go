@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -116,19 +117,25 @@ func (m *Manager) leftOpen(t *table) {
 
 // expire closes an open table whose wait for players is over, at its own
 // time: it is stored as ended, without a start, so it doesn't come back at
-// the next start. A failed write is tried again later.
+// the next start. The close is conditional on the game being open, so
+// trying it again settles one whose answer was lost (refused as over, it
+// had committed); until then nobody joins (see unknownWrite).
 func (t *table) expire(at time.Time) {
-	ctx, cancel := t.m.writeContext()
-	defer cancel()
-	err := t.m.st.FinishGame(ctx, t.id, string(StatusEnded), at, 0, false, nil, nil)
-	if err != nil && !errors.Is(err, store.ErrOver) {
-		t.m.log.Error("closing an open table failed", slog.String("game", t.id), slog.Any("err", err))
-		t.retryAt = t.m.clock.Now().Add(retryAfter)
+	if t.writable() != nil {
 		return
 	}
-	t.game.Status, t.game.EndedAt = string(StatusEnded), at
-	t.over = true
-	t.m.log.Info("an open table nobody joined in time was closed", slog.String("game", t.id))
+	closeTable := func(ctx context.Context) (bool, error) {
+		err := t.m.st.FinishGame(ctx, t.id, string(StatusEnded), at, 0, false, nil, nil)
+		if err != nil && !errors.Is(err, store.ErrOver) {
+			return false, err
+		}
+		t.wrote()
+		t.game.Status, t.game.EndedAt = string(StatusEnded), at
+		t.over = true
+		t.m.log.Info("an open table nobody joined in time was closed", slog.String("game", t.id))
+		return true, nil
+	}
+	t.lost("the close of the open table", closeTable)
 }
 
 // openSince is when an open table rebuilt at a start began its wait: its

@@ -1,7 +1,6 @@
 package live
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -19,8 +18,9 @@ func (f *fixture) seatAccount(id string, seat int, name string) int64 {
 		f.t.Fatal(err)
 	}
 	if _, err := f.m.do(f.ctx, id, func(t *table) error {
-		t.seats[seat].PlayerID = a.ID
-		return t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, t.seats[seat]) })
+		s := t.seats[seat]
+		s.PlayerID = a.ID
+		return t.writeSeat(s)
 	}); err != nil {
 		f.t.Fatal(err)
 	}

@@ -92,9 +92,6 @@ func (m *Manager) rebuilt(g store.Game, seats []store.Seat, actions []store.Acti
 			return nil, fmt.Errorf("replay action %d: %w", a.Seq, err)
 		}
 	}
-	for _, a := range actions {
-		t.actions.add(a.Action, a.At)
-	}
 	t.downSince = later(alive, t.at)
 	if now := m.clock.Now(); t.downSince.After(now) {
 		// A mark from the future (the clock was set back): no time down.

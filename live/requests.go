@@ -11,14 +11,46 @@ import (
 	"bullshit/store"
 )
 
-// write runs a write a person asked for, turning a failure into a refusal
-// they can read.
-func (t *table) write(fn func(ctx context.Context, st storage) error) error {
+// writeGame runs a change of the game's row a person asked for (the start,
+// the end), then adopt makes the table hold it. A failure is answered as a
+// write that couldn't be saved, and settled (see unknownWrite) by reading
+// the row back, where outcome says what it shows of the change.
+func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g *store.Game) store.Outcome, adopt func()) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
 	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	if err := fn(ctx, t.m.st); err != nil {
-		return t.m.unsaved(t.id, err)
+		t.failed(err)
+		if t.lost(what, t.settleGame(what, outcome, adopt)) {
+			return nil
+		}
+		return errUnsaved
 	}
+	t.wrote()
+	adopt()
+	return nil
+}
+
+// writeSeat stores seat s as a person's request changed it, then the table
+// holds it. A failure is answered as a write that couldn't be saved; the
+// table keeps the seat it had and stores that again (see saveSeat), so the
+// store ends up holding what the table shows either way.
+func (t *table) writeSeat(s store.Seat) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	ctx, cancel := t.m.writeContext()
+	defer cancel()
+	if err := t.m.st.SaveSeat(ctx, s); err != nil {
+		t.failed(err)
+		t.seatUnsaved(s.No)
+		return errUnsaved
+	}
+	t.wrote()
+	t.seats[s.No] = s
+	t.reseat = true
 	return nil
 }
 
@@ -88,11 +120,9 @@ func (t *table) join(name string, player int64) (Joined, error) {
 	}
 	s := t.seats[seat]
 	s.Kind, s.Name, s.TokenHash, s.PlayerID = string(SeatPerson), name, hash, player
-	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
+	if err := t.writeSeat(s); err != nil {
 		return Joined{}, err
 	}
-	t.seats[seat] = s
-	t.reseat = true
 	t.openSince = t.now
 	return Joined{Game: t.summary(), Seat: seat, Token: token}, nil
 }
@@ -143,15 +173,23 @@ func (t *table) start(by int) error {
 			changed = append(changed, seat)
 		}
 	}
-	if err := t.write(func(ctx context.Context, st storage) error { return st.StartGame(ctx, t.id, now, changed) }); err != nil {
-		return err
-	}
-	t.seats, t.state, t.at = seats, state, now
-	t.game.Status, t.game.StartedAt = string(StatusLive), now
-	t.pending, t.bots = make([]pending, len(taken)), make([]*bot.Bot, len(taken))
-	t.reseat = true
-	t.moved(now)
-	return nil
+	return t.writeGame("the start", func(ctx context.Context, st storage) error { return st.StartGame(ctx, t.id, now, changed) },
+		func(g *store.Game) store.Outcome {
+			switch {
+			case g.Status == string(StatusLive) && g.StartedAt.Equal(now):
+				return store.Stored
+			case g.Status == string(StatusOpen):
+				return store.NotStored
+			}
+			return store.Taken
+		},
+		func() {
+			t.seats, t.state, t.at = seats, state, now
+			t.game.Status, t.game.StartedAt = string(StatusLive), now
+			t.pending, t.bots = make([]pending, len(taken)), make([]*bot.Bot, len(taken))
+			t.reseat = true
+			t.moved(now)
+		})
 }
 
 // leave frees a seat before the start; during play a bot takes it over.
@@ -167,12 +205,7 @@ func (t *table) leave(seat int) error {
 	}
 	s := t.seats[seat]
 	s.Kind, s.Name, s.TokenHash, s.Away, s.PlayerID = string(SeatEmpty), "", nil, false, 0
-	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
-		return err
-	}
-	t.seats[seat] = s
-	t.reseat = true
-	return nil
+	return t.writeSeat(s)
 }
 
 // handToBot gives a person's seat to a bot for the rest of the game: their
@@ -207,13 +240,11 @@ func (t *table) cover(seat int) error {
 	if s.BotLevel == "" {
 		s.BotLevel, s.BotStyle = string(bot.Medium), string(siteStyle(t.game.Seed, seat))
 	}
-	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
+	if err := t.writeSeat(s); err != nil {
 		return err
 	}
-	t.seats[seat] = s
 	t.bots[seat] = nil
 	t.pending[seat].taken = later(t.now, t.at)
-	t.reseat = true
 	return nil
 }
 
@@ -241,17 +272,23 @@ func (t *table) end(by int) error {
 			results = append(results, store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left})
 		}
 	}
-	if err := t.write(func(ctx context.Context, st storage) error {
+	return t.writeGame("the end", func(ctx context.Context, st storage) error {
 		return st.FinishGame(ctx, t.id, string(StatusEnded), now, plays, false, results, t.rater(ended, now, false))
-	}); err != nil {
-		return err
-	}
-	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusEnded), now, plays
-	if ended != nil {
-		t.state, t.results = ended, ended.Result()
-	}
-	t.over = true
-	return nil
+	}, func(g *store.Game) store.Outcome {
+		switch {
+		case g.Status == string(StatusEnded) && g.EndedAt.Equal(now):
+			return store.Stored
+		case g.Status == string(StatusOpen) || g.Status == string(StatusLive):
+			return store.NotStored
+		}
+		return store.Taken
+	}, func() {
+		t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusEnded), now, plays
+		if ended != nil {
+			t.state, t.results = ended, ended.Result()
+		}
+		t.over = true
+	})
 }
 
 // ceilMicrosecond rounds t up to a whole microsecond.

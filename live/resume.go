@@ -1,7 +1,6 @@
 package live
 
 import (
-	"context"
 	"log/slog"
 	"time"
 
@@ -40,19 +39,25 @@ func (m *Manager) keepAlive() {
 	}
 }
 
+// markAlive writes the alive mark; a run of failures is logged as it
+// begins and as it ends (trouble), the only caller being keepAlive.
 func (m *Manager) markAlive() {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(m.ctx), writeTimeout)
+	ctx, cancel := m.writeContext()
 	defer cancel()
-	if err := m.st.MarkAlive(ctx, m.clock.Now()); err != nil {
-		m.log.Error("marking the server alive failed", slog.Any("err", err))
+	now := m.clock.Now()
+	if err := m.st.MarkAlive(ctx, now); err != nil {
+		m.aliveTrouble.fail(m.log, now, "marking the server alive is failing; it tries again every second", err)
+		return
 	}
+	m.aliveTrouble.over(m.log, now, "marking the server alive works again")
 }
 
 // resumeAfterDown resumes a rebuilt game as the table starts, before it
 // serves anything: the time since the game was last known running
-// (downSince) is stored as a resume and shifts every clock. If the resume
-// can't be stored the shift is not made either (the log must replay to the
-// same game), and the table plays on as if the server had been up.
+// (downSince) is stored as a resume and shifts every clock (accepted). If
+// the resume isn't stored the shift is not made either (the log must
+// replay to the same game), and the table plays on as if the server had
+// been up.
 func (t *table) resumeAfterDown() {
 	since := t.downSince
 	t.downSince = time.Time{}
@@ -63,12 +68,9 @@ func (t *table) resumeAfterDown() {
 	if !now.After(since) {
 		return
 	}
-	if err := t.apply(engine.Action{Kind: engine.ActResume, Seat: -1, Since: since}, now); err != nil {
-		t.m.log.Error("storing a game's resume failed: the time the server was down counts", slog.String("game", t.id), slog.Any("err", err))
-		return
+	if err := t.apply(engine.Action{Kind: engine.ActResume, Seat: -1, Since: since}, now); err == nil {
+		t.m.log.Info("game resumed", slog.String("game", t.id), slog.Duration("down", now.Sub(since)))
 	}
-	t.m.log.Info("game resumed", slog.String("game", t.id), slog.Duration("down", now.Sub(since)))
-	t.shiftClocks(now.Sub(since))
 }
 
 // replayAction applies a stored action while rebuilding the table, settling
@@ -82,11 +84,7 @@ func (t *table) replayAction(a store.Action) error {
 	if err := t.state.Apply(a.Action, a.At); err != nil {
 		return err
 	}
-	t.at = a.At
-	t.moved(a.At)
-	if a.Action.Kind == engine.ActResume {
-		t.shiftClocks(a.At.Sub(a.Action.Since))
-	}
+	t.accepted(a)
 	return nil
 }
 

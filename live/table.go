@@ -3,9 +3,7 @@ package live
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,7 +14,8 @@ import (
 )
 
 // retryAfter is how long a table waits after a store failure before it
-// writes again on its own (a bot's move, an away seat, the finish).
+// calls the store again on its own (a bot's move, an away seat, the finish,
+// settling a write whose outcome is unknown).
 const retryAfter = time.Second
 
 type request struct {
@@ -58,6 +57,8 @@ const (
 	evAway
 	evFinish
 	evExpire
+	evSettle
+	evSeats
 )
 
 // event is the next thing a table must do by itself, and when.
@@ -101,7 +102,11 @@ type table struct {
 	ratings []RatingChange
 	timer   Timer
 	// retryAt holds back the table's own writes after a store failure.
-	retryAt   time.Time
+	retryAt time.Time
+	// unknown is a write whose outcome the table has yet to settle; trouble
+	// the store calls failing since the last that worked.
+	unknown   *unknownWrite
+	trouble   trouble
 	finishing bool // over in the engine, not yet stored as finished
 	over      bool // stored as over: the goroutine stops
 	// now is the arrival time of the request being served.
@@ -244,6 +249,10 @@ func (t *table) catchUp(now time.Time) {
 			t.finish()
 		case evExpire:
 			t.expire(ev.at)
+		case evSettle:
+			t.settleUnknown()
+		case evSeats:
+			t.saveSeatsAgain()
 		}
 	}
 }
@@ -259,6 +268,13 @@ func (t *table) next() event {
 	}
 	if t.over {
 		return best
+	}
+	if t.unknown != nil {
+		consider(event{kind: evSettle, at: t.retryAt})
+		return best
+	}
+	if len(t.unsavedSeats) > 0 {
+		consider(event{kind: evSeats, at: t.retryAt})
 	}
 	if t.state == nil {
 		consider(event{kind: evExpire, at: later(t.openSince.Add(ExpireOpenAfter), t.retryAt)})
@@ -361,42 +377,6 @@ func (t *table) moved(at time.Time) {
 	}
 }
 
-// apply makes a move at time at and stores it before anything else sees it.
-// A refused move is an *engine.Error; a failed write is reported and the
-// state rebuilt as it was.
-func (t *table) apply(a engine.Action, at time.Time) error {
-	if err := t.state.Apply(a, at); err != nil {
-		return err
-	}
-	t.saveSeatsAgain()
-	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
-	if err := t.m.appendAction(rec); err != nil && !t.storedAnyway(rec) {
-		t.rollback()
-		return t.m.unsaved(t.id, err)
-	}
-	t.m.stats.stored()
-	t.actions.add(a, at)
-	t.at = at
-	t.moved(at)
-	return nil
-}
-
-// rollback rebuilds the state from the stored actions, as it was before a
-// move whose write failed. The engine is deterministic and its version
-// counts the same however ticks were spread, so the rebuilt state equals the
-// old one.
-func (t *table) rollback() {
-	s, err := t.replayKept()
-	if err != nil {
-		// The same actions were accepted before, so only a broken engine
-		// gets here. The table stops as on any other fault rather than
-		// play on from a state its store doesn't hold.
-		panic(fmt.Sprintf("replaying the game's accepted actions failed: %v", err))
-	}
-	s.Tick(t.at)
-	t.state = s
-}
-
 // replay is the game rebuilt from its deal and actions.
 func (t *table) replay(actions []store.Action) (*engine.State, error) {
 	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
@@ -411,41 +391,12 @@ func (t *table) replay(actions []store.Action) (*engine.State, error) {
 	return s, nil
 }
 
-// replayKept is the game rebuilt from its deal and the actions it keeps.
-func (t *table) replayKept() (*engine.State, error) {
-	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
-	if err != nil {
-		return nil, err
-	}
-	for i := range t.actions.len() {
-		if err := s.Apply(t.actions.action(i)); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
 // engineOptions are the game's options for the engine: the seats are those
 // taken at the start.
 func (t *table) engineOptions() engine.Options {
 	opts := t.game.Options
 	opts.Seats = seated(t.seats)
 	return opts
-}
-
-// storedAnyway reports whether a write that failed was committed all the
-// same (a connection lost after the commit, a time-out on its answer). Only
-// then may the move stand: telling the player it failed would contradict
-// the log a restart replays, and the next move would find its number taken.
-func (t *table) storedAnyway(rec store.Action) bool {
-	ctx, cancel := t.m.writeContext()
-	defer cancel()
-	stored, err := t.m.st.Actions(ctx, t.id)
-	if err != nil || len(stored) < rec.Seq {
-		return false
-	}
-	got := stored[rec.Seq-1]
-	return got.Seq == rec.Seq && got.At.Equal(rec.At) && reflect.DeepEqual(got.Action, rec.Action)
 }
 
 // botMove has the bot playing seat make its move, due at due.
@@ -510,58 +461,6 @@ func (t *table) markAway(seat int, at time.Time) {
 	t.at = later(t.at, at)
 	t.pending[seat].taken = at
 	t.saveSeat(seat)
-}
-
-// saveSeat stores a seat the table changed by itself. A failure is logged
-// and the table plays on with its memory, saving the seat again before each
-// later move it stores: a seat a bot covered must not come back from a
-// restart as one to rate.
-func (t *table) saveSeat(seat int) {
-	t.reseat = true
-	ctx, cancel := t.m.writeContext()
-	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
-		t.m.log.Error("saving a seat failed", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
-		if t.unsavedSeats == nil {
-			t.unsavedSeats = make(map[int]bool)
-		}
-		t.unsavedSeats[seat] = true
-		return
-	}
-	delete(t.unsavedSeats, seat)
-}
-
-// saveSeatsAgain retries the seats whose saving failed.
-func (t *table) saveSeatsAgain() {
-	for seat := range t.unsavedSeats {
-		t.saveSeat(seat)
-	}
-}
-
-// finish stores the finished game with its results. A seat is rated if a
-// person played it throughout, and never at a practice table.
-func (t *table) finish() {
-	t.saveSeatsAgain()
-	places := t.state.Result()
-	results := make([]store.Result, len(places))
-	for i, p := range places {
-		s := t.seats[p.Seat]
-		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left,
-			Rated: s.Kind == string(SeatPerson) && !s.Covered && !t.game.Options.Practice}
-	}
-	ctx, cancel := t.m.writeContext()
-	defer cancel()
-	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
-	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
-	if err != nil && !errors.Is(err, store.ErrOver) {
-		t.m.log.Error("storing a finished game failed", slog.String("game", t.id), slog.Any("err", err))
-		t.retryAt = t.m.clock.Now().Add(retryAfter)
-		return
-	}
-	t.finishing, t.over = false, true
-	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusFinished), t.at, t.state.Plays()
-	t.results = places
-	t.ratings = *rated
 }
 
 // publish hands every seat's frame and the spectator's to the Publisher;

@@ -38,7 +38,7 @@ func (t *table) addBot(by int, level bot.Level) error {
 	s := t.seats[seat]
 	style := siteStyle(t.game.Seed, seat)
 	s.Kind, s.BotLevel, s.BotStyle, s.Name = string(SeatBot), string(level), string(style), botName(level, style)
-	return t.saveWaiting(s)
+	return t.writeSeat(s)
 }
 
 func (t *table) removeBot(by, seat int) error {
@@ -56,7 +56,7 @@ func (t *table) removeBot(by, seat int) error {
 	if !t.game.FillBots {
 		s.BotLevel, s.BotStyle = "", ""
 	}
-	return t.saveWaiting(s)
+	return t.writeSeat(s)
 }
 
 // hostBeforeStart refuses a change to the waiting room by anyone but the
@@ -68,15 +68,5 @@ func (t *table) hostBeforeStart(by int) error {
 	if by != t.game.Host {
 		return errNotHost
 	}
-	return nil
-}
-
-// saveWaiting stores a changed seat of the waiting room, then keeps it.
-func (t *table) saveWaiting(s store.Seat) error {
-	if err := t.write(func(ctx context.Context, st storage) error { return st.SaveSeat(ctx, s) }); err != nil {
-		return err
-	}
-	t.seats[s.No] = s
-	t.reseat = true
 	return nil
 }

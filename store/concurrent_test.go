@@ -11,7 +11,8 @@ import (
 	"bullshit/engine"
 )
 
-// TestConcurrentAppend appends from many goroutines at once, through two
+// TestConcurrentAppend appends from many goroutines at once, each to a game
+// of its own (a game's log is written in order, by one table), through two
 // stores on the same database as two server processes would, while others
 // read. Every append must succeed: on SQLite that is busy_timeout and
 // immediate transactions at work, not luck.
@@ -24,28 +25,29 @@ func TestConcurrentAppend(t *testing.T) {
 		ctx := context.Background()
 		url := db.url(t)
 		stores := []*Store{openStore(t, url), openStore(t, url)}
-		mustCreate(t, stores[0], newGame("busy", base))
+		for w := range writers {
+			mustCreate(t, stores[0], newGame(fmt.Sprint("busy", w), base))
+		}
 
-		var seq atomic.Int64
 		errs := make(chan error, writers*each+writers)
 		var wg sync.WaitGroup
 		for w := range writers {
 			s := stores[w%len(stores)]
+			game := fmt.Sprint("busy", w)
 			wg.Go(func() {
-				for range each {
-					n := int(seq.Add(1))
-					a := Action{GameID: "busy", Seq: n, At: base.Add(time.Duration(n)), Action: engine.Action{Kind: engine.ActPass, Seat: w, No: n}}
+				for n := 1; n <= each; n++ {
+					a := Action{GameID: game, Seq: n, At: base.Add(time.Duration(n)), Action: engine.Action{Kind: engine.ActPass, Seat: w, No: n}}
 					if err := s.AppendAction(ctx, a); err != nil {
-						errs <- fmt.Errorf("append %d: %w", n, err)
+						errs <- fmt.Errorf("append %d to %s: %w", n, game, err)
 					}
 				}
 			})
 			// A reader and a transaction beside each writer.
 			wg.Go(func() {
-				if _, err := s.Actions(ctx, "busy"); err != nil {
+				if _, err := s.Actions(ctx, game); err != nil {
 					errs <- fmt.Errorf("read: %w", err)
 				}
-				if err := s.SaveSeat(ctx, Seat{GameID: "busy", No: w, Kind: "bot"}); err != nil {
+				if err := s.SaveSeat(ctx, Seat{GameID: game, No: w, Kind: "bot"}); err != nil {
 					errs <- fmt.Errorf("save seat %d: %w", w, err)
 				}
 			})
@@ -56,16 +58,18 @@ func TestConcurrentAppend(t *testing.T) {
 			t.Error(err)
 		}
 
-		got, err := stores[1].Actions(ctx, "busy")
-		if err != nil {
-			t.Fatalf("Actions: %v", err)
-		}
-		if len(got) != writers*each {
-			t.Fatalf("actions stored: got %d, want %d", len(got), writers*each)
-		}
-		for i, a := range got {
-			if a.Seq != i+1 || !a.At.Equal(base.Add(time.Duration(i+1))) {
-				t.Errorf("action %d: got seq %d at %v, want seq %d at %v", i, a.Seq, a.At, i+1, base.Add(time.Duration(i+1)))
+		for w := range writers {
+			got, err := stores[1].Actions(ctx, fmt.Sprint("busy", w))
+			if err != nil {
+				t.Fatalf("Actions: %v", err)
+			}
+			if len(got) != each {
+				t.Fatalf("actions stored: got %d, want %d", len(got), each)
+			}
+			for i, a := range got {
+				if a.Seq != i+1 || !a.At.Equal(base.Add(time.Duration(i+1))) {
+					t.Errorf("action %d: got seq %d at %v, want seq %d at %v", i, a.Seq, a.At, i+1, base.Add(time.Duration(i+1)))
+				}
 			}
 		}
 	})

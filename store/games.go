@@ -208,23 +208,6 @@ func changedOne(ctx context.Context, db bun.IDB, res sql.Result, id string, refu
 	return refused
 }
 
-// AppendAction stores an accepted action. A sequence number the game has
-// already used is ErrDuplicate; a game that does not exist is ErrNotFound.
-func (s *Store) AppendAction(ctx context.Context, a Action) error {
-	row, err := toActionRow(a)
-	if err != nil {
-		return err
-	}
-	err = s.write(ctx, func(ctx context.Context, db bun.IDB) error {
-		_, err := db.NewInsert().Model(&row).Returning("NULL").Exec(ctx)
-		return err
-	})
-	if err != nil {
-		return fmt.Errorf("store action %d of game %s: %w", a.Seq, a.GameID, classify(err))
-	}
-	return nil
-}
-
 // Actions reads a game's actions in the order they were accepted.
 func (s *Store) Actions(ctx context.Context, gameID string) ([]Action, error) {
 	var rows []actionRow

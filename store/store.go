@@ -28,9 +28,12 @@ var (
 	// session or an API token.
 	ErrNotFound = errors.New("not found")
 	// ErrDuplicate is a row that is already stored: a game id already taken,
-	// an action with a sequence number already used, an account name taken
-	// or an API token's name used twice by one account.
+	// an account name taken or an API token's name used twice by one
+	// account.
 	ErrDuplicate = errors.New("already stored")
+	// ErrNotNext is an action appended with a sequence number that is not
+	// the next of its game's log: one already used, or past the end.
+	ErrNotNext = errors.New("not the next action of the game")
 	// ErrNotOpen is a start of a game that is not waiting for players.
 	ErrNotOpen = errors.New("game is not open")
 	// ErrOver is a finish of a game that is already finished or ended.

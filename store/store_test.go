@@ -221,8 +221,8 @@ func TestDuplicates(t *testing.T) {
 			t.Fatalf("AppendAction: %v", err)
 		}
 		again := Action{GameID: "dup", Seq: 1, At: base.Add(time.Second), Action: engine.Action{Kind: engine.ActCall, Seat: 2, No: 1}}
-		if err := s.AppendAction(ctx, again); !errors.Is(err, ErrDuplicate) {
-			t.Errorf("AppendAction with a used seq: got %v, want %v", err, ErrDuplicate)
+		if err := s.AppendAction(ctx, again); !errors.Is(err, ErrNotNext) {
+			t.Errorf("AppendAction with a used seq: got %v, want %v", err, ErrNotNext)
 		}
 		got, err := s.Actions(ctx, "dup")
 		if err != nil {

@@ -68,6 +68,8 @@ type committer struct {
 	once    sync.Once
 	// ready is commit's scratch list of the writes still wanted.
 	ready []*writeReq
+	// committing, when set (by tests), runs just before each commit.
+	committing func()
 }
 
 type writeReq struct {
@@ -177,7 +179,21 @@ func (c *committer) commit(batch []*writeReq) {
 
 // alone runs one write in its own transaction.
 func (c *committer) alone(r *writeReq) error {
-	return guardPanic(func() error { return c.db.RunInTx(r.ctx, nil, r.fn) })
+	return guardPanic(func() error {
+		return c.db.RunInTx(r.ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			if err := r.fn(ctx, tx); err != nil {
+				return err
+			}
+			c.beforeCommit()
+			return nil
+		})
+	})
+}
+
+func (c *committer) beforeCommit() {
+	if c.committing != nil {
+		c.committing()
+	}
 }
 
 // shared runs the batch in one transaction, each write in a savepoint, and
@@ -221,6 +237,7 @@ func (c *committer) shared(batch []*writeReq) (errs []error, err error) {
 			return nil, err
 		}
 	}
+	c.beforeCommit()
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}

@@ -132,3 +132,73 @@ func TestWriteAfterCloseIsRefused(t *testing.T) {
 		t.Errorf("a write after Close: got %v, want %v", err, errClosed)
 	}
 }
+
+// TestCommitAnswerAgreesWithTheStore asks of SQLite's committer what a lost
+// answer asks of PostgreSQL: can a write's outcome be unknown? A write's
+// context ending just before its commit, or while the commit runs, whether
+// the write commits alone or shares the commit, must leave it either stored
+// and answered nil or not stored and answered with an error.
+func TestCommitAnswerAgreesWithTheStore(t *testing.T) {
+	s := openStore(t, storetest.SQLiteURL(t))
+	ctx := context.Background()
+	create := func(id string) func(ctx context.Context, tx bun.Tx) error {
+		return func(ctx context.Context, tx bun.Tx) error {
+			g := newGame(id, base)
+			row, err := toGameRow(&g)
+			if err != nil {
+				return err
+			}
+			_, err = tx.NewInsert().Model(&row).Exec(ctx)
+			return err
+		}
+	}
+	tests := []struct {
+		name   string
+		writes int
+		// during: the contexts end on another goroutine as the commit
+		// starts, racing it, rather than just before it.
+		during bool
+	}{
+		{"alone, ended before the commit", 1, false},
+		{"alone, ended as it commits", 1, true},
+		{"shared, ended before the commit", 3, false},
+		{"shared, ended as it commits", 3, true},
+	}
+	n := 0
+	for _, tt := range tests {
+		for range 50 {
+			var batch []*writeReq
+			var ids []string
+			var cancels []context.CancelFunc
+			for range tt.writes {
+				n++
+				id := fmt.Sprint("g", n)
+				wctx, cancel := context.WithCancel(ctx)
+				defer cancel()
+				ids, cancels = append(ids, id), append(cancels, cancel)
+				batch = append(batch, &writeReq{ctx: wctx, fn: create(id), done: make(chan error, 1)})
+			}
+			end := func() {
+				for _, cancel := range cancels {
+					cancel()
+				}
+			}
+			s.commits.committing = func() {
+				if tt.during {
+					go end()
+				} else {
+					end()
+				}
+			}
+			s.commits.commit(batch)
+			s.commits.committing = nil
+			for i, r := range batch {
+				answer := <-r.done
+				_, _, err := s.Game(ctx, ids[i])
+				if stored := err == nil; stored != (answer == nil) {
+					t.Errorf("%s: game %s: got the answer %v and stored %v, want the answer to say whether it is stored", tt.name, ids[i], answer, stored)
+				}
+			}
+		}
+	}
+}

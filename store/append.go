@@ -1,0 +1,154 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/uptrace/bun"
+)
+
+// A game's log is written by appends that each say which sequence number
+// they expect to be next, and an append whose outcome is unknown (its
+// answer lost with the connection, or timed out) is settled by reading that
+// number back (Settle). Nothing else writes actions.
+
+// appendNext is the condition an action w must meet to be appended: it is
+// the next of its game's log, w.after being the last sequence number the
+// caller saw stored. It is the one place an append is checked, so a further
+// condition (the game's owner and epoch, when several servers share the
+// games) is one more clause here.
+const appendNext = `w.after = (SELECT coalesce(max(a.seq), 0) FROM actions AS a WHERE a.game_id = w.game_id)`
+
+// AppendAction stores an accepted action as the next of its game's log.
+// A sequence number that is not the next (one already used, or past the
+// end) is ErrNotNext; a game that does not exist is ErrNotFound.
+func (s *Store) AppendAction(ctx context.Context, a Action) error {
+	return s.AppendActions(ctx, []Action{a})
+}
+
+// AppendActions stores accepted actions, of one game or several, all or
+// none, in one statement: each game's actions must run on from the last one
+// it has stored (else ErrNotNext). A server batches its tables' actions
+// this way so they share one commit (and one sync to disk) instead of one
+// each.
+func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
+	if len(actions) == 0 {
+		return nil
+	}
+	var q strings.Builder
+	q.WriteString("WITH v (game_id, seq, at_ns, action, after) AS (VALUES ")
+	args := make([]any, 0, 5*len(actions))
+	// A game's actions in the batch run on from one another, and each
+	// expects the log to end just before the game's first one in it.
+	first, last := make(map[string]int, 1), make(map[string]int, 1)
+	for i, a := range actions {
+		row, err := toActionRow(a)
+		if err != nil {
+			return err
+		}
+		if prev, ok := last[a.GameID]; ok && a.Seq != prev+1 {
+			return fmt.Errorf("store action %d of game %s after %d: %w", a.Seq, a.GameID, prev, ErrNotNext)
+		}
+		if _, ok := first[a.GameID]; !ok {
+			first[a.GameID] = a.Seq
+		}
+		last[a.GameID] = a.Seq
+		if i > 0 {
+			q.WriteString(", ")
+		}
+		q.WriteString("(?, ?, ?, ?, ?)")
+		args = append(args, row.GameID, row.Seq, row.AtNS, row.Action, first[a.GameID]-1)
+	}
+	// All or none: if any action is not the next, none is inserted.
+	q.WriteString(") INSERT INTO actions (game_id, seq, at_ns, action) SELECT game_id, seq, at_ns, action FROM v" +
+		" WHERE NOT EXISTS (SELECT 1 FROM v AS w WHERE NOT (" + appendNext + "))")
+	var inserted int64
+	err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
+		res, err := db.NewRaw(q.String(), args...).Exec(ctx)
+		if err != nil {
+			return err
+		}
+		inserted, err = res.RowsAffected()
+		return err
+	})
+	switch err = classify(err); {
+	case err == nil && inserted != int64(len(actions)):
+		err = ErrNotNext
+	case errors.Is(err, ErrDuplicate):
+		// Another append took the number at the same moment.
+		err = fmt.Errorf("%w: %w", ErrNotNext, err)
+	}
+	switch {
+	case err == nil:
+		return nil
+	case len(actions) == 1:
+		return fmt.Errorf("store action %d of game %s: %w", actions[0].Seq, actions[0].GameID, err)
+	}
+	return fmt.Errorf("store %d actions: %w", len(actions), err)
+}
+
+// Outcome is what Settle found at an append's sequence number.
+type Outcome int8
+
+const (
+	// NotStored: nothing holds the number, so the append did not commit
+	// (and, on PostgreSQL, none still running can).
+	NotStored Outcome = iota
+	// Stored: the number holds exactly the action appended: it committed.
+	Stored
+	// Taken: another action holds the number.
+	Taken
+)
+
+func (o Outcome) String() string {
+	return [...]string{NotStored: "not stored", Stored: "stored", Taken: "taken"}[o]
+}
+
+// Settle reads back the sequence number of an append whose outcome is
+// unknown and says whether a is what holds it. With Taken it returns the
+// action that does.
+//
+// On SQLite the committer answers a write only once its transaction has
+// ended, so what the read finds is final. On PostgreSQL an append may still
+// be running on the server after its client gave up (a time-out, a lost
+// connection): until it ends it holds a key-share lock on its game's row
+// (its foreign key's check), which locking the row for update waits out, so
+// the number read is what that append left.
+func (s *Store) Settle(ctx context.Context, a Action) (Outcome, Action, error) {
+	want, err := toActionRow(a)
+	if err != nil {
+		return 0, Action{}, err
+	}
+	var got actionRow
+	read := func(ctx context.Context, db bun.IDB) error {
+		return db.NewSelect().Model(&got).Where("game_id = ?", a.GameID).Where("seq = ?", a.Seq).Scan(ctx)
+	}
+	if s.dialect == Postgres {
+		err = s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			var id string
+			err := tx.NewSelect().Model((*gameRow)(nil)).Column("id").Where("id = ?", a.GameID).For("UPDATE").Scan(ctx, &id)
+			if err != nil {
+				return err
+			}
+			return read(ctx, tx)
+		})
+	} else {
+		err = read(ctx, s.db)
+	}
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return NotStored, Action{}, nil
+	case err != nil:
+		return 0, Action{}, fmt.Errorf("settle action %d of game %s: %w", a.Seq, a.GameID, err)
+	case got == want:
+		return Stored, a, nil
+	}
+	other, err := got.action()
+	if err != nil {
+		return 0, Action{}, err
+	}
+	return Taken, other, nil
+}
