@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -140,11 +142,23 @@ func refusal(c echo.Context, err error) (status int, msg string, ok bool) {
 	return status, pe.Message, true
 }
 
-// localPath is next if it is a path on this site, else "/account": a
-// sign-in must not send anyone to another site.
+// localPath is next if it is plainly a path on this site, else "/account":
+// a sign-in must not send anyone to another site. A browser reads a
+// Location by the WHATWG URL rules, which drop tabs and newlines anywhere,
+// trim spaces and control characters at the ends and read a backslash as a
+// slash, so "/\t/evil.example" would take it to //evil.example. Rather than
+// follow those rules, anything they could change is refused: every control
+// character, space and backslash, and anything that reads with a scheme or
+// a host.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
-		return "/account"
+	const fallback = "/account"
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
+		strings.ContainsFunc(next, func(r rune) bool { return r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) }) {
+		return fallback
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(u.Path, "/") {
+		return fallback
 	}
 	return next
 }

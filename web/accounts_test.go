@@ -171,6 +171,47 @@ func TestSignUpInAndOut(t *testing.T) {
 	}
 }
 
+// redirect sends req without following the answer's redirect, and returns
+// the status and where it points.
+func (b *browser) redirect(req *http.Request) (int, string) {
+	b.t.Helper()
+	c := *b.c
+	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := c.Do(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location")
+}
+
+// TestSignInStaysOnSite sends the issue's addresses, which a browser would
+// follow to another site, as next, posted and as a link signed in.
+func TestSignInStaysOnSite(t *testing.T) {
+	s := newAccountSite(t)
+	b := s.browser()
+	b.signUp("Ada", password)
+	for i, next := range []string{"/\t/evil.example/", "/\n/evil.example/", "/ /evil.example/", `/\evil.example/`, "//evil.example/"} {
+		for _, path := range []string{"/signin", "/signup"} {
+			v := url.Values{"name": {"Ada"}, "password": {password}, "next": {next}, "_csrf": {b.csrf}}
+			if path == "/signup" {
+				v.Set("name", fmt.Sprintf("Bea %d", i))
+			}
+			req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(v.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if status, loc := b.redirect(req); status != http.StatusSeeOther || loc != "/account" {
+				t.Errorf("POST %s with next=%q: got %d to %q, want 303 to /account", path, next, status, loc)
+			}
+			b.form("/signout", nil)
+		}
+	}
+	b.signIn("Ada", password)
+	req, _ := http.NewRequest(http.MethodGet, s.srv.URL+"/signin?next=%2F%09%2Fevil.example%2F", nil)
+	if status, loc := b.redirect(req); status != http.StatusSeeOther || loc != "/account" {
+		t.Errorf("GET /signin?next=%%2F%%09%%2Fevil.example%%2F signed in: got %d to %q, want 303 to /account", status, loc)
+	}
+}
+
 func TestSignInThrottleSaysSo(t *testing.T) {
 	s := newAccountSite(t)
 	b := s.browser()
