@@ -1,91 +1,25 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/net/html"
 
-	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/live"
 	"bullshit/players"
-	"bullshit/server"
-	"bullshit/store"
-	"bullshit/store/storetest"
-	"bullshit/web"
 )
 
-// accountSite is the whole server with accounts: the site of newSite plus
-// the players service behind the pages and the API, logging everything to
-// logs.
-type accountSite struct {
-	*site
-	players *players.Service
-	logs    *lockedBuffer
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func newAccountSite(t *testing.T) *accountSite {
+// newAccountSite is the site with accounts.
+func newAccountSite(t *testing.T) *site {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, storetest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &lockedBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	s := &site{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
-	runCtx, stop := context.WithCancel(ctx)
-	s.mgr, err = live.New(runCtx, live.Config{Store: st, Clock: s.clock, Logger: logger})
-	if err != nil {
-		stop()
-		st.Close()
-		t.Fatal(err)
-	}
-	svc, err := players.New(players.Config{Store: st, Logger: logger,
-		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.pages = web.New(web.Config{Games: s.mgr, Now: s.clock.Now, Accounts: svc, Logger: logger})
-	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	a := api.New(api.Config{Games: s.mgr, PerAddress: fast, PerToken: fast, Players: svc, Standings: svc, Logger: logger})
-	s.srv = httptest.NewServer(server.New(server.Config{API: a, Web: s.pages, Logger: logger}))
-	t.Cleanup(func() {
-		s.srv.Close()
-		stop()
-		if err := s.mgr.Close(context.Background()); err != nil {
-			t.Errorf("closing the manager: %v", err)
-		}
-		st.Close()
-	})
-	return &accountSite{site: s, players: svc, logs: logs}
+	return newSiteWith(t, siteOptions{accounts: true})
 }
 
 // signUp makes an account through the form and returns the page it lands on.
@@ -195,7 +129,7 @@ func TestSignInStaysOnSite(t *testing.T) {
 	b.signUp("Ada", password)
 	for i, next := range []string{"/\t/evil.example/", "/\n/evil.example/", "/ /evil.example/", `/\evil.example/`, "//evil.example/"} {
 		for _, path := range []string{"/signin", "/signup"} {
-			v := url.Values{"name": {"Ada"}, "password": {password}, "next": {next}, "_csrf": {b.csrf}}
+			v := url.Values{"name": {"Ada"}, "password": {password}, "next": {next}}
 			if path == "/signup" {
 				v.Set("name", fmt.Sprintf("Bea %d", i))
 			}
@@ -254,22 +188,15 @@ func TestAccountFormsRefuseForgery(t *testing.T) {
 		{"/account/tokens/1/revoke", nil},
 	}
 	for _, f := range forms {
-		v := url.Values{}
-		for k, vs := range f.v {
-			v[k] = vs
-		}
-		// No token: refused.
-		v.Set("_csrf", "")
-		if p := b.form(f.path, v); p.status != http.StatusForbidden {
-			t.Errorf("%s without a CSRF token: got %d, want 403", f.path, p.status)
-		}
-		// The right token from another site's page: refused too.
-		v.Set("_csrf", b.csrf)
-		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+f.path, strings.NewReader(v.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Origin", "https://evil.example")
-		if p := b.do(req); p.status != http.StatusForbidden {
-			t.Errorf("%s from another origin: got %d, want 403", f.path, p.status)
+		for _, forged := range s.forgeries() {
+			req, _ := http.NewRequest(http.MethodPost, s.srv.URL+f.path, strings.NewReader(f.v.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			for k, v := range forged.header {
+				req.Header.Set(k, v)
+			}
+			if p := b.do(req); p.status != http.StatusForbidden {
+				t.Errorf("%s, %s: got %d, want 403", f.path, forged.name, p.status)
+			}
 		}
 	}
 	// Nothing changed: still signed in, the old password good, no token,
@@ -441,7 +368,7 @@ func TestRatedGameThroughThePages(t *testing.T) {
 	b.signUp("Ada", password)
 	id := b.create("", "3")
 	b.htmx(http.MethodPost, "/games/"+id+"/start", nil)
-	sheet := playToEnd(t, s.site, b, id)
+	sheet := playToEnd(t, s, b, id)
 
 	// The result sheet, pushed as a frame and as a page, shows the change.
 	for _, p := range []page{sheet, b.get("/games/" + id)} {

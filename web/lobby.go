@@ -213,8 +213,8 @@ func (h *Handler) create(c echo.Context) error {
 		var j live.Joined
 		j, err = h.games.Create(c.Request().Context(), req)
 		if err == nil {
-			setSeat(c, j.Game.ID, j.Token)
-			setName(c, req.HostName)
+			h.setSeat(c, j.Game.ID, j.Token)
+			h.setName(c, req.HostName)
 			return redirect(c, "/games/"+j.Game.ID)
 		}
 	}
