@@ -32,8 +32,10 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// limitAddress applies the per-address limit to every request.
-func (s *Server) limitAddress(next echo.HandlerFunc) echo.HandlerFunc {
+// LimitAddress applies the per-address limit to a request. The API's routes
+// all have it, and the pages' share it (see server.New), so one client
+// address has one allowance whichever it uses.
+func (s *Server) LimitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if ok, wait := s.byAddr.allow(addressKey(c.RealIP())); !ok {
 			return tooFast(wait)

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -118,16 +119,29 @@ func New(cfg Config) *Handler {
 // Assets are the handler's static files.
 func (h *Handler) Assets() *Assets { return h.assets }
 
-// Register adds the browser routes to e. Every route but the static files
-// and the event streams refuses a cross-origin post (see crossOrigin).
-func (h *Handler) Register(e *echo.Echo) {
-	e.GET(staticPrefix+"*", h.assets.serve)
-	e.GET("/games/:id/events", h.events)
-	e.GET("/lobby/events", h.lobbyEvents)
+// Limits are the per-client-address limits, the API's own (api.Server's
+// LimitAddress and OpenStream): the pages count against the same
+// allowances, not copies of them, so a client has one allowance whichever
+// it uses.
+type Limits struct {
+	// Requests refuses a request from an address sending too fast.
+	Requests echo.MiddlewareFunc
+	// Stream counts an event stream opened by the request's address,
+	// refusing one past the limit; the func it returns counts it closed.
+	Stream func(c echo.Context) (func(), error)
+}
+
+// Register adds the browser routes to e, every one behind the limits. Every
+// route but the static files and the event streams refuses a cross-origin
+// post (see crossOrigin).
+func (h *Handler) Register(e *echo.Echo, limits Limits) {
+	e.GET(staticPrefix+"*", h.assets.serve, limits.Requests)
+	e.GET("/games/:id/events", h.events, limits.Requests, countStream(limits.Stream))
+	e.GET("/lobby/events", h.lobbyEvents, limits.Requests, countStream(limits.Stream))
 
 	// The checks are each route's own: a group's middleware would also
 	// answer every unknown path, the API's included.
-	g := routes{e: e, mw: []echo.MiddlewareFunc{h.crossOrigin, h.signedIn}}
+	g := routes{e: e, mw: []echo.MiddlewareFunc{limits.Requests, h.crossOrigin, h.signedIn}}
 	g.GET("/", h.lobbyPage)
 	g.GET("/lobby/lists", h.lobbyLists)
 	g.GET("/rules", h.rulesPage)
@@ -158,6 +172,21 @@ type routes struct {
 
 func (r routes) GET(path string, h echo.HandlerFunc)  { r.e.GET(path, h, r.mw...) }
 func (r routes) POST(path string, h echo.HandlerFunc) { r.e.POST(path, h, r.mw...) }
+
+// countStream holds a count of the event stream a request opens while it
+// is served.
+func countStream(open func(echo.Context) (func(), error)) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			done, err := open(c)
+			if err != nil {
+				return err
+			}
+			defer done()
+			return next(c)
+		}
+	}
+}
 
 // crossOrigin refuses a post (any method but GET, HEAD and OPTIONS) that a
 // browser sent from another origin, by the standard library's check: a
@@ -260,6 +289,9 @@ func (h *Handler) ErrorPage(err error, c echo.Context) {
 		return
 	}
 	status, title, msg := describe(err)
+	if wait := api.RetryAfter(err); wait > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
+	}
 	if status >= 500 {
 		h.log.Error("page failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
@@ -292,6 +324,9 @@ func describe(err error) (status int, title, msg string) {
 		return api.StatusOf(err), "Not allowed", ee.Message
 	case errors.As(err, &le):
 		return api.StatusOf(err), "Not possible", le.Message
+	case api.StatusOf(err) == http.StatusTooManyRequests:
+		// The API's own limits, which the pages share.
+		return http.StatusTooManyRequests, "Slow down", err.Error()
 	case errors.As(err, &he):
 		switch he.Code {
 		case http.StatusNotFound:

@@ -78,7 +78,7 @@ func newSiteWith(t *testing.T, o siteOptions) *site {
 		hub = push.New(push.Config{
 			Formats: map[string]push.Encoder{web.FormatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
 				return s.pages.FrameEvent(f, s.clock.Now())
-			})},
+			}), api.FormatJSON: api.JSONEncoder},
 			Lobby: func(ctx context.Context) (push.Event, error) { return s.pages.LobbyEvent(ctx) },
 		})
 		pub = hub
@@ -91,7 +91,7 @@ func newSiteWith(t *testing.T, o siteOptions) *site {
 	}
 	cfg := web.Config{Games: s.mgr, Now: s.clock.Now, Logger: logger}
 	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	acfg := api.Config{Games: s.mgr, PerAddress: fast, PerToken: fast, Logger: logger}
+	acfg := api.Config{Games: s.mgr, Hub: hub, PerAddress: fast, PerToken: fast, Logger: logger}
 	if o.accounts {
 		s.players, err = players.New(players.Config{Store: st, Logger: logger,
 			Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
