@@ -181,7 +181,7 @@ func (s *Server) Register(e *echo.Echo) {
 	// unknown path under it, turning a wrong method's 405 into 404.
 	g := e.Group("/api/v1")
 	add := func(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
-		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.LimitAddress, checkGameID}, m...)...)
+		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.LimitAddress, CheckGameID}, m...)...)
 	}
 	add(http.MethodGet, "/me", s.me, s.withAccount)
 	add(http.MethodPost, "/games", s.create, s.maybeAccount)

@@ -32,6 +32,12 @@ const brailleBlank = '\u2800'
 // phones add to emoji (as in "❤️"): they only pick how a symbol is drawn,
 // and are dropped.
 func CleanName(name string) (string, error) {
+	return visibleName(name)
+}
+
+// visibleName is CleanName's check of the text itself: what every stored
+// name already is, and so what a name searched for must be.
+func visibleName(name string) (string, error) {
 	if !utf8.ValidString(name) {
 		return "", invalid("A name must be text (UTF-8).")
 	}

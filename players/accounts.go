@@ -42,10 +42,23 @@ func nameKey(name string) (string, error) {
 	return precis.Nickname.CompareKey(name)
 }
 
+// accountKey is the name key of the account a person means by name, as
+// SignUp makes it: the name cleaned as every name is, then compared. ok is
+// false for a name no account can have (a NUL, control characters, bytes
+// that aren't text), which is never looked up.
+func accountKey(name string) (key string, ok bool) {
+	clean, err := live.CleanName(name)
+	if err != nil {
+		return "", false
+	}
+	key, err = nameKey(clean)
+	return key, err == nil
+}
+
 // throttleKey is the name a sign-in is throttled by, for names that can't be
 // an account's as well as those that can.
 func throttleKey(name string) string {
-	if key, err := nameKey(name); err == nil {
+	if key, ok := accountKey(name); ok {
 		return key
 	}
 	key := strings.ToLower(strings.TrimSpace(name))
@@ -137,10 +150,13 @@ func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewS
 	if err := s.attempt(key, addr); err != nil {
 		return NewSession{}, err
 	}
-	a, err := s.st.AccountByName(ctx, key)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.settle(key, addr, false)
-		return NewSession{}, err
+	var a *store.Account
+	if _, ok := accountKey(name); ok {
+		var err error
+		if a, err = s.st.AccountByName(ctx, key); err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.settle(key, addr, false)
+			return NewSession{}, err
+		}
 	}
 	encoded := s.dummy
 	if a != nil {

@@ -46,6 +46,9 @@ func (s *Store) Account(ctx context.Context, id int64) (*Account, error) {
 // AccountByName reads an account by its name key. One that does not exist
 // is ErrNotFound.
 func (s *Store) AccountByName(ctx context.Context, nameKey string) (*Account, error) {
+	if !storable(nameKey) {
+		return nil, ErrNotFound
+	}
 	return s.account(ctx, "acc.name_key = ?", nameKey)
 }
 

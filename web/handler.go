@@ -131,17 +131,18 @@ type Limits struct {
 	Stream func(c echo.Context) (func(), error)
 }
 
-// Register adds the browser routes to e, every one behind the limits. Every
-// route but the static files and the event streams refuses a cross-origin
-// post (see crossOrigin).
+// Register adds the browser routes to e, every one behind the limits, and
+// each with a game code in its path behind the API's check that the code
+// could be one. Every route but the static files and the event streams
+// refuses a cross-origin post (see crossOrigin).
 func (h *Handler) Register(e *echo.Echo, limits Limits) {
 	e.GET(staticPrefix+"*", h.assets.serve, limits.Requests)
-	e.GET("/games/:id/events", h.events, limits.Requests, countStream(limits.Stream))
+	e.GET("/games/:id/events", h.events, limits.Requests, api.CheckGameID, countStream(limits.Stream))
 	e.GET("/lobby/events", h.lobbyEvents, limits.Requests, countStream(limits.Stream))
 
 	// The checks are each route's own: a group's middleware would also
 	// answer every unknown path, the API's included.
-	g := routes{e: e, mw: []echo.MiddlewareFunc{limits.Requests, h.crossOrigin, h.signedIn}}
+	g := routes{e: e, mw: []echo.MiddlewareFunc{limits.Requests, api.CheckGameID, h.crossOrigin, h.signedIn}}
 	g.GET("/", h.lobbyPage)
 	g.GET("/lobby/lists", h.lobbyLists)
 	g.GET("/rules", h.rulesPage)

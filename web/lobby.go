@@ -318,5 +318,9 @@ func (h *Handler) joinByCode(c echo.Context) error {
 	if code == "" {
 		return h.renderLobby(c, http.StatusBadRequest, "Type the code of the table to join.")
 	}
+	if !live.ValidID(code) {
+		status, _, msg := describe(api.ErrNoGame)
+		return h.renderLobby(c, status, msg)
+	}
 	return c.Redirect(http.StatusTemporaryRedirect, "/games/"+url.PathEscape(code)+"/join")
 }
