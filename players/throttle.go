@@ -69,7 +69,6 @@ func (t *throttle) refund(key string) {
 	t.keys[key] = s
 }
 
-
 // evict makes room for one key. It scans every key, which happens only
 // when the throttle is full, that is under attack: it is cheap beside the
 // password hash each counted failure cost.
