@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/secure/precis"
+
+	"bullshit/live/lookalike"
 )
 
 // MaxName is the longest display name, in characters.
@@ -31,8 +33,28 @@ const brailleBlank = '\u2800'
 // they think they typed. The one exception is variation selectors, which
 // phones add to emoji (as in "❤️"): they only pick how a symbol is drawn,
 // and are dropped.
+//
+// A name must also not pass for another's (UTS #39, see lookalike): it may
+// not use the letters Unicode keeps for technical or historic writing (the
+// small capital "ᴀ" passes for "A"), nor mix scripts beyond the Moderately
+// Restrictive level (a Cyrillic "А" among Latin letters). A name whose
+// look-alike key is an account's is refused where names meet accounts: at
+// sign-up, and for a guest's seat (Manager.Join, Create).
 func CleanName(name string) (string, error) {
-	return visibleName(name)
+	clean, err := visibleName(name)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range clean {
+		if lookalike.Uncommon(r) {
+			return "", invalid("A name can't use %q (U+%04X): it's a letter for technical or historic writing, and can pass for a common one.", r, r)
+		}
+	}
+	if a, b := lookalike.Mixed(clean); a != "" {
+		return "", invalid("A name can't mix %s and %s letters: that is how one name is made to look like another. Keep to one script, or Latin and one other.",
+			strings.ReplaceAll(a, "_", " "), strings.ReplaceAll(b, "_", " "))
+	}
+	return clean, nil
 }
 
 // visibleName is CleanName's check of the text itself: what every stored
