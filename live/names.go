@@ -1,6 +1,9 @@
 package live
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -8,6 +11,7 @@ import (
 	"golang.org/x/text/secure/precis"
 
 	"bullshit/live/lookalike"
+	"bullshit/store"
 )
 
 // MaxName is the longest display name, in characters.
@@ -55,6 +59,39 @@ func CleanName(name string) (string, error) {
 			strings.ReplaceAll(a, "_", " "), strings.ReplaceAll(b, "_", " "))
 	}
 	return clean, nil
+}
+
+// LooksLike is the refusal of a name that looks like the name of the
+// account other (their look-alike keys are the same, lookalike.Key), for a
+// new account and for a guest's seat alike.
+func LooksLike(name, other string) error {
+	if strings.EqualFold(name, other) {
+		return refuse(CodeConflict, fmt.Sprintf("The name %q is an account's: sign in to play as it, or choose another.", name))
+	}
+	return refuse(CodeConflict, fmt.Sprintf("The name %q looks too much like %q, an account's: choose another.", name, other))
+}
+
+// NameKey is a name's comparison form, which accounts are unique by: two
+// names with the same key are the same (case, width and Unicode
+// normalisation aside: "Ann", "ANN" and "Ａｎｎ").
+func NameKey(name string) (string, error) { return precis.Nickname.CompareKey(name) }
+
+// guestName refuses a guest's name that is an account's (by NameKey) or
+// looks like one (by lookalike.Key): only the account may play under it.
+func (m *Manager) guestName(ctx context.Context, name string) error {
+	a, err := m.st.AccountByLookalike(ctx, lookalike.Key(name))
+	if errors.Is(err, store.ErrNotFound) {
+		if key, kerr := NameKey(name); kerr == nil {
+			a, err = m.st.AccountByName(ctx, key)
+		}
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return m.unsaved("", err)
+	}
+	return LooksLike(name, a.Name)
 }
 
 // visibleName is CleanName's check of the text itself: what every stored

@@ -10,6 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live/lookalike"
+	"bullshit/store"
 )
 
 func TestCleanName(t *testing.T) {
@@ -155,4 +156,32 @@ func FuzzCleanName(f *testing.F) {
 			t.Fatalf("CleanName(%q) = %q, but again: %q, %v", in, out, again, err)
 		}
 	})
+}
+
+// TestGuestCantTakeAnAccountsName: with an account named Alice, a guest
+// can't open or join a table as Alice or as a name that looks like it; the
+// account itself can, and a guest's other name can.
+func TestGuestCantTakeAnAccountsName(t *testing.T) {
+	f := newFixture(t)
+	alice := &store.Account{Name: "Alice", NameKey: "alice", Lookalike: lookalike.Key("Alice"), PasswordHash: "h", CreatedAt: epoch}
+	if err := f.st.CreateAccount(f.ctx, alice); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"Alice", "alice", "AIice", "A1ice"} {
+		if _, err := f.m.Create(f.ctx, CreateRequest{Options: engine.Standard(4), HostName: name}); codeOf(err) != string(CodeConflict) {
+			t.Errorf("a guest opening a table as %q: got %v, want conflict", name, err)
+		}
+	}
+	j, err := f.m.Create(f.ctx, CreateRequest{Options: engine.Standard(4), HostName: "Alice", HostPlayer: alice.ID})
+	if err != nil {
+		t.Fatalf("Alice's account opening a table: %v", err)
+	}
+	for _, name := range []string{"ALICE", "AIice"} {
+		if _, err := f.m.Join(f.ctx, j.Game.ID, name, 0); codeOf(err) != string(CodeConflict) || !strings.Contains(err.Error(), "an account's") {
+			t.Errorf("a guest joining as %q: got %v, want conflict saying it is an account's", name, err)
+		}
+	}
+	if _, err := f.m.Join(f.ctx, j.Game.ID, "Alicia", 0); err != nil {
+		t.Errorf("a guest joining as Alicia: %v", err)
+	}
 }

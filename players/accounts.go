@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/secure/precis"
 
 	"bullshit/live"
+	"bullshit/live/lookalike"
 	"bullshit/store"
 )
 
@@ -37,10 +38,8 @@ type NewSession struct {
 }
 
 // nameKey is a name's comparison form: two names with the same key are the
-// same account (case, width and Unicode normalisation aside).
-func nameKey(name string) (string, error) {
-	return precis.Nickname.CompareKey(name)
-}
+// same account.
+func nameKey(name string) (string, error) { return live.NameKey(name) }
 
 // accountKey is the name key of the account a person means by name, as
 // SignUp makes it: the name cleaned as every name is, then compared. ok is
@@ -104,10 +103,17 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	if err != nil {
 		return NewSession{}, err
 	}
-	// A name already taken is refused before the hash is paid for; the
-	// insert below still catches one taken meanwhile.
+	// A name already taken, or one that looks like an account's, is
+	// refused before the hash is paid for; the insert below still catches
+	// one taken meanwhile (both are unique in the store).
 	if _, err := s.st.AccountByName(ctx, key); err == nil {
 		return NewSession{}, nameTaken(name)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return NewSession{}, err
+	}
+	look := lookalike.Key(name)
+	if other, err := s.st.AccountByLookalike(ctx, look); err == nil {
+		return NewSession{}, live.LooksLike(name, other.Name)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return NewSession{}, err
 	}
@@ -125,7 +131,7 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	if hashErr != nil {
 		return NewSession{}, hashErr
 	}
-	a := &store.Account{Name: name, NameKey: key, PasswordHash: hash, CreatedAt: now.UTC().Truncate(time.Microsecond)}
+	a := &store.Account{Name: name, NameKey: key, Lookalike: look, PasswordHash: hash, CreatedAt: now.UTC().Truncate(time.Microsecond)}
 	if err := s.st.CreateAccount(ctx, a); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			return NewSession{}, nameTaken(name)

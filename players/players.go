@@ -31,6 +31,7 @@ type Store interface {
 	CreateAccount(ctx context.Context, a *store.Account) error
 	Account(ctx context.Context, id int64) (*store.Account, error)
 	AccountByName(ctx context.Context, nameKey string) (*store.Account, error)
+	AccountByLookalike(ctx context.Context, key string) (*store.Account, error)
 	SetPassword(ctx context.Context, id int64, hash string, keep []byte) error
 	RehashPassword(ctx context.Context, id int64, old, hash string) (bool, error)
 	SetBot(ctx context.Context, id int64, bot bool) error

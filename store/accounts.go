@@ -19,6 +19,9 @@ type Account struct {
 	ID      int64  `bun:"id,pk,autoincrement"`
 	Name    string `bun:"name"`
 	NameKey string `bun:"name_key"`
+	// Lookalike is the name's look-alike key (lookalike.Key), unique among
+	// accounts: no two accounts' names look alike.
+	Lookalike string `bun:"name_lookalike,nullzero"`
 	// PasswordHash is the encoded hash, with its salt and parameters.
 	PasswordHash string `bun:"password_hash"`
 	// Bot says the account is played by a program.
