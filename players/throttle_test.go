@@ -45,14 +45,21 @@ func TestThrottle(t *testing.T) {
 func TestThrottleTogether(t *testing.T) {
 	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	th := newThrottle(5, 15*time.Minute, 100)
+	if passed := together(50, func() bool { return th.take("ann", start) == 0 }); passed != 5 {
+		t.Errorf("attempts let through: got %d, want 5", passed)
+	}
+}
+
+// together makes n attempts at once and counts those take lets through.
+func together(n int, take func() bool) int {
 	var (
 		wg     sync.WaitGroup
 		mu     sync.Mutex
 		passed int
 	)
-	for range 50 {
+	for range n {
 		wg.Go(func() {
-			if th.take("ann", start) == 0 {
+			if take() {
 				mu.Lock()
 				passed++
 				mu.Unlock()
@@ -60,9 +67,7 @@ func TestThrottleTogether(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if passed != 5 {
-		t.Errorf("attempts let through: got %d, want 5", passed)
-	}
+	return passed
 }
 
 func TestThrottleBound(t *testing.T) {
@@ -145,22 +150,11 @@ func TestBackoff(t *testing.T) {
 func TestBackoffTogether(t *testing.T) {
 	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	b := newBackoff(5, time.Second, time.Minute, 15*time.Minute, 100, 100)
-	var (
-		wg     sync.WaitGroup
-		mu     sync.Mutex
-		passed int
-	)
-	for range 50 {
-		wg.Go(func() {
-			if w, _ := b.take("ann", "a", start); w == 0 {
-				mu.Lock()
-				passed++
-				mu.Unlock()
-			}
-		})
+	take := func() bool {
+		w, _ := b.take("ann", "a", start)
+		return w == 0
 	}
-	wg.Wait()
-	if passed != 5 {
+	if passed := together(50, take); passed != 5 {
 		t.Errorf("attempts let through: got %d, want 5", passed)
 	}
 }
