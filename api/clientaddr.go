@@ -53,12 +53,8 @@ func unmapPrefix(p netip.Prefix) netip.Prefix {
 func clientIP(trusted []netip.Prefix) echo.IPExtractor {
 	isTrusted := func(a netip.Addr) bool { return trustedAddr(trusted, a) }
 	return func(r *http.Request) string {
-		addr, ok := peer(r)
+		addr, host, ok := peer(r)
 		if !ok {
-			host, _, err := net.SplitHostPort(r.RemoteAddr)
-			if err != nil {
-				host = r.RemoteAddr
-			}
 			return host
 		}
 		if !isTrusted(addr) {
@@ -81,17 +77,18 @@ func clientIP(trusted []netip.Prefix) echo.IPExtractor {
 	}
 }
 
-// peer is the address the connection comes from, unmapped.
-func peer(r *http.Request) (netip.Addr, bool) {
+// peer is the address the connection comes from, unmapped; ok is false
+// when the host isn't an address.
+func peer(r *http.Request) (addr netip.Addr, host string, ok bool) {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr
 	}
-	addr, err := netip.ParseAddr(host)
+	addr, err = netip.ParseAddr(host)
 	if err != nil {
-		return netip.Addr{}, false
+		return netip.Addr{}, host, false
 	}
-	return addr.Unmap(), true
+	return addr.Unmap(), host, true
 }
 
 func trustedAddr(trusted []netip.Prefix, a netip.Addr) bool {
@@ -105,7 +102,7 @@ func trustedAddr(trusted []netip.Prefix, a netip.Addr) bool {
 // is "https". From anyone else the header is the client's to forge, and is
 // ignored.
 func ForwardedHTTPS(trusted []netip.Prefix, r *http.Request) bool {
-	addr, ok := peer(r)
+	addr, _, ok := peer(r)
 	if !ok || !trustedAddr(trusted, addr) {
 		return false
 	}
