@@ -51,20 +51,12 @@ func unmapPrefix(p netip.Prefix) netip.Prefix {
 // further trusted proxy to the first address that isn't one: everything to
 // the left of that is the client's to forge.
 func clientIP(trusted []netip.Prefix) echo.IPExtractor {
-	isTrusted := func(a netip.Addr) bool {
-		a = a.WithZone("")
-		return slices.ContainsFunc(trusted, func(p netip.Prefix) bool { return p.Contains(a) })
-	}
+	isTrusted := func(a netip.Addr) bool { return trustedAddr(trusted, a) }
 	return func(r *http.Request) string {
-		host, _, err := net.SplitHostPort(r.RemoteAddr)
-		if err != nil {
-			host = r.RemoteAddr
-		}
-		addr, err := netip.ParseAddr(host)
-		if err != nil {
+		addr, host, ok := peer(r)
+		if !ok {
 			return host
 		}
-		addr = addr.Unmap()
 		if !isTrusted(addr) {
 			return addr.String()
 		}
@@ -85,7 +77,41 @@ func clientIP(trusted []netip.Prefix) echo.IPExtractor {
 	}
 }
 
-// forwardedFor splits every X-Forwarded-For header into its hops, in order.
+// peer is the address the connection comes from, unmapped; ok is false
+// when the host isn't an address.
+func peer(r *http.Request) (addr netip.Addr, host string, ok bool) {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	addr, err = netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}, host, false
+	}
+	return addr.Unmap(), host, true
+}
+
+func trustedAddr(trusted []netip.Prefix, a netip.Addr) bool {
+	a = a.WithZone("")
+	return slices.ContainsFunc(trusted, func(p netip.Prefix) bool { return p.Contains(a) })
+}
+
+// ForwardedHTTPS reports whether the connection comes from one of the
+// trusted proxies and that proxy says the client reached it over HTTPS: the
+// last X-Forwarded-Proto value, the one the proxy nearest the server wrote,
+// is "https". From anyone else the header is the client's to forge, and is
+// ignored.
+func ForwardedHTTPS(trusted []netip.Prefix, r *http.Request) bool {
+	addr, _, ok := peer(r)
+	if !ok || !trustedAddr(trusted, addr) {
+		return false
+	}
+	protos := forwardedFor(r.Header.Values("X-Forwarded-Proto"))
+	return len(protos) > 0 && strings.EqualFold(protos[len(protos)-1], "https")
+}
+
+// forwardedFor splits every X-Forwarded-For (or -Proto) header into its
+// hops, in order.
 func forwardedFor(headers []string) []string {
 	var hops []string
 	for _, h := range headers {

@@ -121,7 +121,7 @@ func (s *Server) HandleError(err error, c echo.Context) {
 	if !ok {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
-	if wait := retryAfter(err); wait > 0 {
+	if wait := RetryAfter(err); wait > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 	}
 	if c.Request().Method == http.MethodHead {
@@ -144,9 +144,9 @@ func Codes() []string {
 	return codes
 }
 
-// retryAfter is the seconds a refusal asks the client to wait, rounded up;
+// RetryAfter is the seconds a refusal asks the client to wait, rounded up;
 // 0 for none.
-func retryAfter(err error) int {
+func RetryAfter(err error) int {
 	var (
 		ae *apiError
 		pe *players.Error

@@ -261,7 +261,7 @@ func (s *Server) events(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	done, err := s.openStream(c.RealIP())
+	done, err := s.OpenStream(c)
 	if err != nil {
 		return err
 	}

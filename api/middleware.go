@@ -32,8 +32,10 @@ func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// limitAddress applies the per-address limit to every request.
-func (s *Server) limitAddress(next echo.HandlerFunc) echo.HandlerFunc {
+// LimitAddress applies the per-address limit to a request. The API's routes
+// all have it, and the pages' share it (see server.New), so one client
+// address has one allowance whichever it uses.
+func (s *Server) LimitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if ok, wait := s.byAddr.allow(addressKey(c.RealIP())); !ok {
 			return tooFast(wait)
@@ -42,19 +44,21 @@ func (s *Server) limitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// checkGameID answers "no such game" for a route's game code that no game
+// CheckGameID answers "no such game" for a route's game code that no game
 // can have, before anything looks it up: a NUL byte or a page of text is the
-// client's mistake, not a database's failure to report.
-func checkGameID(next echo.HandlerFunc) echo.HandlerFunc {
+// client's mistake, not a database's failure to report. The pages' routes
+// have it too.
+func CheckGameID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		if slices.Contains(c.ParamNames(), "id") && !live.ValidID(gameID(c)) {
-			return errNoGame
+			return ErrNoGame
 		}
 		return next(c)
 	}
 }
 
-var errNoGame = &live.Error{Code: live.CodeNotFound, Message: "There's no game with that code."}
+// ErrNoGame is the refusal of a game code no game has.
+var ErrNoGame = &live.Error{Code: live.CodeNotFound, Message: "There's no game with that code."}
 
 func tooFast(wait int) error {
 	return &apiError{code: codeRateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}

@@ -3,7 +3,6 @@ package api
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,10 +16,8 @@ const maxOffset = 100000
 // searchQuery reads the list's player and offset parameters.
 func searchQuery(c echo.Context) (live.Query, error) {
 	var q live.Query
+	// The runtime checks the name, as it checks every name.
 	q.Player = strings.TrimSpace(c.QueryParam("player"))
-	if utf8.RuneCountInString(q.Player) > live.MaxName {
-		return q, invalid("A player's name is at most " + strconv.Itoa(live.MaxName) + " characters.")
-	}
 	if o := c.QueryParam("offset"); o != "" {
 		n, err := strconv.Atoi(o)
 		if err != nil || n < 0 || n > maxOffset {

@@ -176,12 +176,12 @@ func (s *Server) IPExtractor() echo.IPExtractor { return clientIP(s.trusted) }
 // path, the check that the code could be one. The router's error handler
 // must send errors on those paths to HandleError.
 func (s *Server) Register(e *echo.Echo) {
-	e.GET("/healthz", s.healthz, s.limitAddress)
+	e.GET("/healthz", s.healthz, s.LimitAddress)
 	// The middleware is each route's own: a group's would also answer every
 	// unknown path under it, turning a wrong method's 405 into 404.
 	g := e.Group("/api/v1")
 	add := func(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
-		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.limitAddress, checkGameID}, m...)...)
+		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.LimitAddress, CheckGameID}, m...)...)
 	}
 	add(http.MethodGet, "/me", s.me, s.withAccount)
 	add(http.MethodPost, "/games", s.create, s.maybeAccount)
@@ -209,10 +209,12 @@ func Serves(path string) bool {
 	return path == "/healthz" || path == "/api" || strings.HasPrefix(path, "/api/")
 }
 
-// openStream counts an event stream opened from the client address ip,
-// refusing one past the limit; the returned func counts it closed.
-func (s *Server) openStream(ip string) (closeStream func(), err error) {
-	addr := addressKey(ip)
+// OpenStream counts an event stream opened by the request's client
+// address, refusing one past the limit; the returned func counts it closed.
+// The pages' streams are counted here too (see server.New), so one address
+// holds at most StreamsPerAddress of the two together.
+func (s *Server) OpenStream(c echo.Context) (closeStream func(), err error) {
+	addr := addressKey(c.RealIP())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streams[addr] >= s.maxStreams {

@@ -33,6 +33,8 @@ type storage interface {
 	Games(ctx context.Context, status string, limit int) ([]store.Game, error)
 	ListGames(ctx context.Context, status string, limit int) ([]store.Listed, error)
 	SearchGames(ctx context.Context, q store.GameQuery) ([]store.Listed, bool, error)
+	AccountByName(ctx context.Context, nameKey string) (*store.Account, error)
+	AccountByLookalike(ctx context.Context, key string) (*store.Account, error)
 	SaveSeat(ctx context.Context, seat store.Seat) error
 	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
 	AppendAction(ctx context.Context, a store.Action) error
@@ -249,6 +251,11 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 	if err != nil {
 		return Joined{}, err
 	}
+	if req.HostPlayer == 0 {
+		if err := m.guestName(ctx, seats[0].Name); err != nil {
+			return Joined{}, err
+		}
+	}
 	if err := m.ensureOpen(); err != nil {
 		return Joined{}, err
 	}
@@ -414,6 +421,11 @@ func (m *Manager) Join(ctx context.Context, id, name string, player int64) (Join
 	name, err := CleanName(name)
 	if err != nil {
 		return Joined{}, err
+	}
+	if player == 0 {
+		if err := m.guestName(ctx, name); err != nil {
+			return Joined{}, err
+		}
 	}
 	var j Joined
 	running, err := m.do(ctx, id, func(t *table) error {

@@ -1,11 +1,17 @@
 package live
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/secure/precis"
+
+	"bullshit/live/lookalike"
+	"bullshit/store"
 )
 
 // MaxName is the longest display name, in characters.
@@ -31,7 +37,66 @@ const brailleBlank = '\u2800'
 // they think they typed. The one exception is variation selectors, which
 // phones add to emoji (as in "❤️"): they only pick how a symbol is drawn,
 // and are dropped.
+//
+// A name must also not pass for another's (UTS #39, see lookalike): it may
+// not use the letters Unicode keeps for technical or historic writing (the
+// small capital "ᴀ" passes for "A"), nor mix scripts beyond the Moderately
+// Restrictive level (a Cyrillic "А" among Latin letters). A name whose
+// look-alike key is an account's is refused where names meet accounts: at
+// sign-up, and for a guest's seat (Manager.Join, Create).
 func CleanName(name string) (string, error) {
+	clean, err := visibleName(name)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range clean {
+		if lookalike.Uncommon(r) {
+			return "", invalid("A name can't use %q (U+%04X): it's a letter for technical or historic writing, and can pass for a common one.", r, r)
+		}
+	}
+	if a, b := lookalike.Mixed(clean); a != "" {
+		return "", invalid("A name can't mix %s and %s letters: that is how one name is made to look like another. Keep to one script, or Latin and one other.",
+			strings.ReplaceAll(a, "_", " "), strings.ReplaceAll(b, "_", " "))
+	}
+	return clean, nil
+}
+
+// LooksLike is the refusal of a name that looks like the name of the
+// account other (their look-alike keys are the same, lookalike.Key), for a
+// new account and for a guest's seat alike.
+func LooksLike(name, other string) error {
+	if strings.EqualFold(name, other) {
+		return refuse(CodeConflict, fmt.Sprintf("The name %q is an account's: sign in to play as it, or choose another.", name))
+	}
+	return refuse(CodeConflict, fmt.Sprintf("The name %q looks too much like %q, an account's: choose another.", name, other))
+}
+
+// NameKey is a name's comparison form, which accounts are unique by: two
+// names with the same key are the same (case, width and Unicode
+// normalisation aside: "Ann", "ANN" and "Ａｎｎ").
+func NameKey(name string) (string, error) { return precis.Nickname.CompareKey(name) }
+
+// guestName refuses a guest's name that is an account's (by NameKey) or
+// looks like one (by lookalike.Key): only the account may play under it.
+func (m *Manager) guestName(ctx context.Context, name string) error {
+	a, err := m.st.AccountByLookalike(ctx, lookalike.Key(name))
+	if errors.Is(err, store.ErrNotFound) {
+		if key, kerr := NameKey(name); kerr == nil {
+			a, err = m.st.AccountByName(ctx, key)
+		}
+	}
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return m.unsaved("", err)
+	}
+	return LooksLike(name, a.Name)
+}
+
+// visibleName is CleanName's check of the text itself: what every stored
+// name already is, and so what a name searched for must be.
+func visibleName(name string) (string, error) {
 	if !utf8.ValidString(name) {
 		return "", invalid("A name must be text (UTF-8).")
 	}

@@ -18,9 +18,19 @@ type Query struct {
 
 // Search lists the games the query picks and says whether more follow. Like
 // List it reads the store a fixed number of times whatever the page's size.
+// A player's name is cleaned as names are (visibleName), and one no seat
+// could have (a NUL, bytes that aren't text, too long) is refused as
+// invalid before the store is asked.
 func (m *Manager) Search(ctx context.Context, q Query) ([]Summary, bool, error) {
 	if err := m.ensureOpen(); err != nil {
 		return nil, false, err
+	}
+	if q.Player != "" {
+		name, err := visibleName(q.Player)
+		if err != nil {
+			return nil, false, err
+		}
+		q.Player = name
 	}
 	listed, more, err := m.st.SearchGames(ctx, store.GameQuery{Status: string(q.Status), Player: q.Player, Offset: q.Offset, Limit: q.Limit})
 	if err != nil {

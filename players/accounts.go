@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/secure/precis"
 
 	"bullshit/live"
+	"bullshit/live/lookalike"
 	"bullshit/store"
 )
 
@@ -37,15 +38,26 @@ type NewSession struct {
 }
 
 // nameKey is a name's comparison form: two names with the same key are the
-// same account (case, width and Unicode normalisation aside).
-func nameKey(name string) (string, error) {
-	return precis.Nickname.CompareKey(name)
+// same account.
+func nameKey(name string) (string, error) { return live.NameKey(name) }
+
+// accountKey is the name key of the account a person means by name, as
+// SignUp makes it: the name cleaned as every name is, then compared. ok is
+// false for a name no account can have (a NUL, control characters, bytes
+// that aren't text), which is never looked up.
+func accountKey(name string) (key string, ok bool) {
+	clean, err := live.CleanName(name)
+	if err != nil {
+		return "", false
+	}
+	key, err = nameKey(clean)
+	return key, err == nil
 }
 
 // throttleKey is the name a sign-in is throttled by, for names that can't be
 // an account's as well as those that can.
 func throttleKey(name string) string {
-	if key, err := nameKey(name); err == nil {
+	if key, ok := accountKey(name); ok {
 		return key
 	}
 	key := strings.ToLower(strings.TrimSpace(name))
@@ -91,10 +103,17 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	if err != nil {
 		return NewSession{}, err
 	}
-	// A name already taken is refused before the hash is paid for; the
-	// insert below still catches one taken meanwhile.
+	// A name already taken, or one that looks like an account's, is
+	// refused before the hash is paid for; the insert below still catches
+	// one taken meanwhile (both are unique in the store).
 	if _, err := s.st.AccountByName(ctx, key); err == nil {
 		return NewSession{}, nameTaken(name)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return NewSession{}, err
+	}
+	look := lookalike.Key(name)
+	if other, err := s.st.AccountByLookalike(ctx, look); err == nil {
+		return NewSession{}, live.LooksLike(name, other.Name)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return NewSession{}, err
 	}
@@ -112,7 +131,7 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	if hashErr != nil {
 		return NewSession{}, hashErr
 	}
-	a := &store.Account{Name: name, NameKey: key, PasswordHash: hash, CreatedAt: now.UTC().Truncate(time.Microsecond)}
+	a := &store.Account{Name: name, NameKey: key, Lookalike: look, PasswordHash: hash, CreatedAt: now.UTC().Truncate(time.Microsecond)}
 	if err := s.st.CreateAccount(ctx, a); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			return NewSession{}, nameTaken(name)
@@ -129,18 +148,21 @@ func nameTaken(name string) error {
 
 // SignIn checks a name and password and begins a session. An unknown name
 // and a wrong password get the same answer (ErrBadCredentials) after the
-// same work; after NameFailures failures for a name, or AddressFailures
-// from an address, within FailureWindow, attempts are refused
-// (CodeThrottled, with the time to wait) without being checked.
+// same work. An attempt the throttle holds back (see the constants) is
+// refused (CodeThrottled, with the time to wait) without being checked.
 func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewSession, error) {
 	key, addr := throttleKey(name), addressKey(addr)
-	if err := s.attempt(key, addr); err != nil {
+	prev, err := s.attempt(key, addr)
+	if err != nil {
 		return NewSession{}, err
 	}
-	a, err := s.st.AccountByName(ctx, key)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		s.settle(key, addr, false)
-		return NewSession{}, err
+	var a *store.Account
+	if _, ok := accountKey(name); ok {
+		var err error
+		if a, err = s.st.AccountByName(ctx, key); err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.settle(key, addr, prev, false)
+			return NewSession{}, err
+		}
 	}
 	encoded := s.dummy
 	if a != nil {
@@ -148,13 +170,13 @@ func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewS
 	}
 	var ok bool
 	if err := s.hash(ctx, func() { ok = passwordMatches(encoded, password) }); err != nil {
-		s.settle(key, addr, false)
+		s.settle(key, addr, prev, false)
 		return NewSession{}, err
 	}
 	if a == nil || !ok {
 		return NewSession{}, ErrBadCredentials // counted by attempt
 	}
-	s.settle(key, addr, true)
+	s.settle(key, addr, prev, true)
 	s.upgrade(ctx, a, password)
 	return s.begin(ctx, a)
 }
@@ -186,30 +208,32 @@ func addressKey(addr string) string {
 }
 
 // attempt counts a password check for a name (by its throttle key) from an
-// address (by its addressKey), or refuses it when either has failed too
-// often. Every attempt counts as a failure until settle says otherwise, so
-// that checks under way at once can't all pass the same count.
-func (s *Service) attempt(key, addr string) error {
+// address (by its addressKey), or refuses it when the address has failed too
+// often or must still wait for the name. Every attempt counts as a failure
+// until settle says otherwise, so that checks under way at once can't all
+// pass the same count; prev is what settle needs to give it back.
+func (s *Service) attempt(key, addr string) (prev time.Time, err error) {
 	now := s.now()
-	if wait := s.byName.take(key, now); wait > 0 {
-		return throttled(wait, "Too many failed sign-ins: try again in %s.")
-	}
 	if wait := s.byAddr.take(addr, now); wait > 0 {
-		s.byName.refund(key)
-		return throttled(wait, "Too many failed sign-ins: try again in %s.")
+		return time.Time{}, throttled(wait, "Too many failed sign-ins from your address: try again in %s.")
 	}
-	return nil
+	wait, prev := s.byName.take(key, addr, now)
+	if wait > 0 {
+		s.byAddr.refund(addr)
+		return time.Time{}, throttled(wait, "Too many failed sign-ins: try again in %s.")
+	}
+	return prev, nil
 }
 
 // settle gives back an attempt that was not a failure: a right password
-// (which clears the name's count, but only gives back its own attempt from
-// the address, or an attacker's own account would clear it), or a check
+// (which clears the name's failures, but only gives back its own attempt
+// from the address, or an attacker's own account would clear it), or a check
 // that never happened (a database or context error).
-func (s *Service) settle(key, addr string, clearName bool) {
+func (s *Service) settle(key, addr string, prev time.Time, clearName bool) {
 	if clearName {
 		s.byName.clear(key)
 	} else {
-		s.byName.refund(key)
+		s.byName.refund(key, addr, prev)
 	}
 	s.byAddr.refund(addr)
 }
@@ -224,8 +248,15 @@ func throttled(wait time.Duration, format string) error {
 	return e
 }
 
-// minutes words a wait for a person: "1 minute", "12 minutes".
+// minutes words a wait for a person: "1 second", "40 seconds", "1 minute",
+// "12 minutes".
 func minutes(d time.Duration) string {
+	if d < time.Minute {
+		if s := int((d + time.Second - 1) / time.Second); s != 1 {
+			return fmt.Sprintf("%d seconds", s)
+		}
+		return "1 second"
+	}
 	m := int((d + time.Minute - 1) / time.Minute)
 	if m == 1 {
 		return "1 minute"
@@ -361,18 +392,19 @@ func (s *Service) ChangePassword(ctx context.Context, cookie, current, next, add
 		return err
 	}
 	addr = addressKey(addr)
-	if err := s.attempt(a.NameKey, addr); err != nil {
+	prev, err := s.attempt(a.NameKey, addr)
+	if err != nil {
 		return err
 	}
 	var ok bool
 	if err := s.hash(ctx, func() { ok = passwordMatches(a.PasswordHash, current) }); err != nil {
-		s.settle(a.NameKey, addr, false)
+		s.settle(a.NameKey, addr, prev, false)
 		return err
 	}
 	if !ok {
 		return refuse(CodeUnauthorized, "Your current password isn't right.") // counted by attempt
 	}
-	s.settle(a.NameKey, addr, true)
+	s.settle(a.NameKey, addr, prev, true)
 	var (
 		hash    string
 		hashErr error

@@ -98,31 +98,67 @@ func TestSignInSameAnswer(t *testing.T) {
 	}
 }
 
-func TestSignInThrottle(t *testing.T) {
+// TestSignInThrottleCantLockTheOwnerOut is the attack of anyone failing a
+// name's password from many addresses: the name is slowed for the addresses
+// that failed, and its owner signs in at once from one that hasn't.
+func TestSignInThrottleCantLockTheOwnerOut(t *testing.T) {
 	f := newFixture(t)
 	f.signUp(t, "Ann", "correct horse")
+	for i := range 60 {
+		addr := fmt.Sprintf("10.9.%d.%d", i/20, i%20)
+		for range AddressFailures {
+			if _, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", addr); code(err) == CodeThrottled {
+				break
+			}
+		}
+	}
+	if _, err := f.svc.SignIn(f.ctx, "ann", "correct horse", "10.0.0.6"); err != nil {
+		t.Fatalf("the owner from an address that hasn't failed: got %v, want signed in", err)
+	}
+}
+
+// TestSignInThrottleBacksOff: from an address that has failed, a name is
+// free for NameFailures failures, then slowed, each wait counted from the
+// address's last attempt and doubling up to MaxNameWait, never locked.
+func TestSignInThrottleBacksOff(t *testing.T) {
+	f := newFixture(t)
+	f.signUp(t, "Ann", "correct horse")
+	const addr = "10.0.0.5"
 	for i := range NameFailures {
-		if _, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", "10.0.0.5"); !errors.Is(err, ErrBadCredentials) {
+		if _, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", addr); !errors.Is(err, ErrBadCredentials) {
 			t.Fatalf("failure %d: got %v, want %v", i+1, err, ErrBadCredentials)
 		}
-		f.clock.advance(time.Minute)
 	}
-	// The 6th within the window is refused, the right password too, and from
-	// another address: the name is throttled.
-	_, err := f.svc.SignIn(f.ctx, "ann", "correct horse", "10.0.0.6")
+	want := NameBackoff
+	for n := NameFailures; want < MaxNameWait; n++ {
+		_, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", addr)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeThrottled || e.RetryAfter != want {
+			t.Fatalf("after %d failures: got %v, want a wait of %v", n, err, want)
+		}
+		if n == NameFailures {
+			if msg := "Too many failed sign-ins: try again in 1 second."; e.Message != msg {
+				t.Errorf("message: got %q, want %q", e.Message, msg)
+			}
+		}
+		f.clock.advance(want)
+		if _, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", addr); !errors.Is(err, ErrBadCredentials) {
+			t.Fatalf("once the wait of %v is over: got %v, want the password checked", want, err)
+		}
+		want = min(2*want, MaxNameWait)
+	}
+	_, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", addr)
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeThrottled {
-		t.Fatalf("the 6th attempt: got %v, want code %s", err, CodeThrottled)
+	if !errors.As(err, &e) || e.RetryAfter != MaxNameWait || e.Message != "Too many failed sign-ins: try again in 15 minutes." {
+		t.Fatalf("at the longest wait: got %v, want a wait of %v", err, MaxNameWait)
 	}
-	if want := FailureWindow - NameFailures*time.Minute; e.RetryAfter != want {
-		t.Errorf("RetryAfter: got %v, want %v", e.RetryAfter, want)
+	f.clock.advance(MaxNameWait)
+	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", addr); err != nil {
+		t.Fatalf("the right password after the longest wait: %v", err)
 	}
-	if want := "Too many failed sign-ins: try again in 10 minutes."; e.Message != want {
-		t.Errorf("message: got %q, want %q", e.Message, want)
-	}
-	f.clock.advance(e.RetryAfter)
-	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "10.0.0.6"); err != nil {
-		t.Errorf("sign-in once the window has passed: %v", err)
+	// The right password cleared the name: a typo is free again.
+	if _, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", addr); !errors.Is(err, ErrBadCredentials) {
+		t.Errorf("a failure after signing in: got %v, want %v", err, ErrBadCredentials)
 	}
 }
 
@@ -322,31 +358,40 @@ func TestSignInThrottleIPv6Block(t *testing.T) {
 }
 
 // TestSignInThrottleTogether makes many wrong sign-ins for one name at the
-// same moment: only NameFailures are checked, the rest refused.
+// same moment: from one address only NameFailures are checked, the rest
+// refused; from addresses that have not failed, each is checked once (what
+// a name costs an attacker with many addresses, and what keeps its owner's
+// way in open).
 func TestSignInThrottleTogether(t *testing.T) {
 	f := newFixture(t)
 	f.signUp(t, "Ann", "correct horse")
 	const tries = 30
-	errs := make(chan error, tries)
-	var wg sync.WaitGroup
-	for i := range tries {
-		wg.Go(func() {
-			_, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", fmt.Sprintf("10.1.0.%d", i))
-			errs <- err
-		})
-	}
-	wg.Wait()
-	close(errs)
-	checked := 0
-	for err := range errs {
-		switch {
-		case errors.Is(err, ErrBadCredentials):
-			checked++
-		case code(err) != CodeThrottled:
-			t.Errorf("a sign-in: got %v, want %v or code %s", err, ErrBadCredentials, CodeThrottled)
+	checked := func(addr func(i int) string) int {
+		errs := make(chan error, tries)
+		var wg sync.WaitGroup
+		for i := range tries {
+			wg.Go(func() {
+				_, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", addr(i))
+				errs <- err
+			})
 		}
+		wg.Wait()
+		close(errs)
+		n := 0
+		for err := range errs {
+			switch {
+			case errors.Is(err, ErrBadCredentials):
+				n++
+			case code(err) != CodeThrottled:
+				t.Errorf("a sign-in: got %v, want %v or code %s", err, ErrBadCredentials, CodeThrottled)
+			}
+		}
+		return n
 	}
-	if checked != NameFailures {
-		t.Errorf("passwords checked: got %d, want %d", checked, NameFailures)
+	if n := checked(func(int) string { return "10.1.0.1" }); n != NameFailures {
+		t.Errorf("passwords checked from one address: got %d, want %d", n, NameFailures)
+	}
+	if n := checked(func(i int) string { return fmt.Sprintf("10.2.0.%d", i) }); n != tries {
+		t.Errorf("passwords checked from %d new addresses: got %d, want %d", tries, n, tries)
 	}
 }

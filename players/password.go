@@ -90,15 +90,27 @@ func decodeHash(s string) (decodedHash, error) {
 		return decodedHash{}, errBadHash
 	}
 	d.params = Params{Memory: uint32(m), Time: uint32(t), Threads: uint8(p)}
-	var err error
-	if d.salt, err = b64.Strict().DecodeString(parts[4]); err != nil || len(d.salt) < minSaltLen || len(d.salt) > maxSaltLen {
+	var ok bool
+	if d.salt, ok = canonicalBase64(parts[4]); !ok || len(d.salt) < minSaltLen || len(d.salt) > maxSaltLen {
 		return decodedHash{}, errBadHash
 	}
-	if d.key, err = b64.Strict().DecodeString(parts[5]); err != nil || len(d.key) < minKeyLen || len(d.key) > maxKeyLen {
+	if d.key, ok = canonicalBase64(parts[5]); !ok || len(d.key) < minKeyLen || len(d.key) > maxKeyLen {
 		return decodedHash{}, errBadHash
 	}
 	d.params.SaltLen, d.params.KeyLen = uint32(len(d.salt)), uint32(len(d.key))
 	return d, nil
+}
+
+// canonicalBase64 decodes s only if it is exactly how encodeHash writes
+// those bytes: Go's decoder skips CR and LF even in strict mode, so a stored
+// hash with a line break inside would otherwise verify and write back as
+// another string.
+func canonicalBase64(s string) ([]byte, bool) {
+	b, err := b64.Strict().DecodeString(s)
+	if err != nil || b64.EncodeToString(b) != s {
+		return nil, false
+	}
+	return b, true
 }
 
 // param reads "<name><decimal>" with the decimal at most max, in its one

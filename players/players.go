@@ -31,6 +31,7 @@ type Store interface {
 	CreateAccount(ctx context.Context, a *store.Account) error
 	Account(ctx context.Context, id int64) (*store.Account, error)
 	AccountByName(ctx context.Context, nameKey string) (*store.Account, error)
+	AccountByLookalike(ctx context.Context, key string) (*store.Account, error)
 	SetPassword(ctx context.Context, id int64, hash string, keep []byte) error
 	RehashPassword(ctx context.Context, id int64, old, hash string) (bool, error)
 	SetBot(ctx context.Context, id int64, bot bool) error
@@ -62,10 +63,17 @@ const (
 	touchEvery = time.Minute
 )
 
-// The sign-in throttle: failures allowed per name and per address within
-// the window, and the keys each remembers at most.
+// The sign-in throttle (see docs/decisions.md). A name's first NameFailures
+// failures are free; past them an address that has failed for the name waits
+// NameBackoff after its last attempt, doubled for each further failure of
+// the name, at most MaxNameWait, while an address that has not failed for it
+// isn't slowed. An address may fail AddressFailures times, whatever the
+// names, within FailureWindow. A name or an address is forgotten after a
+// FailureWindow without failures.
 const (
 	NameFailures    = 5
+	NameBackoff     = time.Second
+	MaxNameWait     = 15 * time.Minute
 	AddressFailures = 20
 	FailureWindow   = 15 * time.Minute
 	// SignUps is how many sign-ups one address may try per SignUpWindow
@@ -73,6 +81,8 @@ const (
 	SignUps      = 10
 	SignUpWindow = time.Hour
 	maxKeys      = 100_000
+	// maxAddrs bounds the addresses remembered for one name.
+	maxAddrs = 10_000
 )
 
 // Config configures a Service. Zero fields take the defaults.
@@ -103,7 +113,7 @@ type Service struct {
 	// two answers cost the same work.
 	hashed atomic.Int64
 
-	byName  *throttle
+	byName  *backoff
 	byAddr  *throttle
 	signUps *throttle
 }
@@ -133,7 +143,7 @@ func New(cfg Config) (*Service, error) {
 		st: cfg.Store, params: cfg.Params, idle: cfg.SessionIdle, now: cfg.Now, log: cfg.Logger,
 		dummy:   dummy,
 		hashing: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
-		byName:  newThrottle(NameFailures, FailureWindow, maxKeys),
+		byName:  newBackoff(NameFailures, NameBackoff, MaxNameWait, FailureWindow, maxKeys, maxAddrs),
 		byAddr:  newThrottle(AddressFailures, FailureWindow, maxKeys),
 		signUps: newThrottle(SignUps, SignUpWindow, maxKeys),
 	}, nil

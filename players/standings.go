@@ -207,8 +207,8 @@ var errNoPlayer = refuse(CodeNotFound, "There's no player by that name.")
 
 // Profile reads a player's page by the account's name.
 func (s *Service) Profile(ctx context.Context, name string) (Profile, error) {
-	key, err := nameKey(name)
-	if err != nil {
+	key, ok := accountKey(name)
+	if !ok {
 		return Profile{}, errNoPlayer
 	}
 	a, err := s.st.AccountByName(ctx, key)

@@ -34,7 +34,7 @@ func newThrottle(limit int, window time.Duration, max int) *throttle {
 // in which case it says how long to wait (and counts nothing). The check
 // and the count are one step, so attempts made at the same moment can't all
 // pass one check: at most limit of them are let through per window. An
-// attempt that turns out well is given back with refund or clear.
+// attempt that turns out well is given back with refund.
 func (t *throttle) take(key string, now time.Time) time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -69,13 +69,6 @@ func (t *throttle) refund(key string) {
 	t.keys[key] = s
 }
 
-// clear forgets key's attempts.
-func (t *throttle) clear(key string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.keys, key)
-}
-
 // evict makes room for one key. It scans every key, which happens only
 // when the throttle is full, that is under attack: it is cheap beside the
 // password hash each counted failure cost.
@@ -104,4 +97,148 @@ func (t *throttle) size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.keys)
+}
+
+// backoff slows a name down once it has failed free times, rather than
+// locking it. It counts a name's failures from every address, and for each
+// address the name failed from, when it last tried. An address that has
+// not failed for the name is never slowed by it, so its owner can always
+// sign in from an address of their own however many others fail. An
+// address that has failed waits, after its own last attempt, base doubled
+// for every failure of the name past free, at most max: each address waits
+// on its own clock, so no other address can take its turn. A name quiet for
+// window is forgotten, and so is an address's last attempt after window.
+type backoff struct {
+	free      int
+	base, max time.Duration
+	window    time.Duration
+	maxKeys   int
+	maxAddrs  int
+
+	mu    sync.Mutex
+	names map[string]*slowed
+}
+
+// slowed is one name's failures, n in all and when each address last
+// tried.
+type slowed struct {
+	n     int
+	last  time.Time
+	addrs map[string]time.Time
+}
+
+func newBackoff(free int, base, max, window time.Duration, maxKeys, maxAddrs int) *backoff {
+	return &backoff{free: free, base: base, max: max, window: window, maxKeys: maxKeys, maxAddrs: maxAddrs,
+		names: make(map[string]*slowed)}
+}
+
+// delay is how long an address that failed waits after its last attempt
+// when the name has failed n times.
+func (b *backoff) delay(n int) time.Duration {
+	if n < b.free {
+		return 0
+	}
+	d := b.base
+	for range n - b.free {
+		if d *= 2; d >= b.max {
+			return b.max
+		}
+	}
+	return min(d, b.max)
+}
+
+// take counts an attempt for name from addr at now, unless addr has failed
+// for the name and its wait isn't over, when it says how long is left (and
+// counts nothing). As with throttle, the check and the count are one step,
+// and an attempt that turns out well is given back (refund, clear); prev is
+// what refund needs to give this one back.
+func (b *backoff) take(name, addr string, now time.Time) (wait time.Duration, prev time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.names[name]
+	if s != nil && !now.Before(s.last.Add(b.window)) {
+		delete(b.names, name)
+		s = nil
+	}
+	if s == nil {
+		if len(b.names) >= b.maxKeys {
+			b.evict(now)
+		}
+		s = &slowed{addrs: make(map[string]time.Time)}
+		b.names[name] = s
+	}
+	prev, failed := s.addrs[addr]
+	if failed && now.Before(prev.Add(b.window)) {
+		if next := prev.Add(b.delay(s.n)); now.Before(next) {
+			return next.Sub(now), time.Time{}
+		}
+	} else {
+		prev = time.Time{}
+	}
+	if _, ok := s.addrs[addr]; !ok && len(s.addrs) >= b.maxAddrs {
+		forgetOldest(s.addrs)
+	}
+	s.n++
+	s.last = now
+	s.addrs[addr] = now
+	return 0, prev
+}
+
+// refund gives back an attempt take counted (a check that never happened),
+// putting addr's last attempt back to prev.
+func (b *backoff) refund(name, addr string, prev time.Time) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := b.names[name]
+	if s == nil {
+		return
+	}
+	s.n = max(0, s.n-1)
+	if prev.IsZero() {
+		delete(s.addrs, addr)
+	} else {
+		s.addrs[addr] = prev
+	}
+}
+
+// clear forgets a name's failures, after its right password.
+func (b *backoff) clear(name string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.names, name)
+}
+
+// evict makes room for one name: those quiet for the window go first, then
+// the one quiet longest.
+func (b *backoff) evict(now time.Time) {
+	var (
+		oldest   string
+		oldestAt time.Time
+	)
+	for k, s := range b.names {
+		if !now.Before(s.last.Add(b.window)) {
+			delete(b.names, k)
+			continue
+		}
+		if oldest == "" || s.last.Before(oldestAt) {
+			oldest, oldestAt = k, s.last
+		}
+	}
+	if len(b.names) >= b.maxKeys && oldest != "" {
+		delete(b.names, oldest)
+	}
+}
+
+// forgetOldest removes the address that tried longest ago.
+func forgetOldest(addrs map[string]time.Time) {
+	var (
+		oldest   string
+		oldestAt time.Time
+	)
+	for a, at := range addrs {
+		if oldest == "" || at.Before(oldestAt) {
+			oldest, oldestAt = a, at
+		}
+	}
+	delete(addrs, oldest)
 }

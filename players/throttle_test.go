@@ -33,10 +33,10 @@ func TestThrottle(t *testing.T) {
 	if w := th.take("ann", start.Add(15*time.Minute)); w != 0 {
 		t.Errorf("once the window has passed: got a wait of %v, want none", w)
 	}
-	th.clear("ann")
+	th.refund("ann")
 	th.refund("bea")
 	if n := th.size(); n != 0 {
-		t.Errorf("keys after clear and refund: got %d, want 0", n)
+		t.Errorf("keys after their refunds: got %d, want 0", n)
 	}
 }
 
@@ -45,14 +45,21 @@ func TestThrottle(t *testing.T) {
 func TestThrottleTogether(t *testing.T) {
 	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	th := newThrottle(5, 15*time.Minute, 100)
+	if passed := together(50, func() bool { return th.take("ann", start) == 0 }); passed != 5 {
+		t.Errorf("attempts let through: got %d, want 5", passed)
+	}
+}
+
+// together makes n attempts at once and counts those take lets through.
+func together(n int, take func() bool) int {
 	var (
 		wg     sync.WaitGroup
 		mu     sync.Mutex
 		passed int
 	)
-	for range 50 {
+	for range n {
 		wg.Go(func() {
-			if th.take("ann", start) == 0 {
+			if take() {
 				mu.Lock()
 				passed++
 				mu.Unlock()
@@ -60,9 +67,7 @@ func TestThrottleTogether(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if passed != 5 {
-		t.Errorf("attempts let through: got %d, want 5", passed)
-	}
+	return passed
 }
 
 func TestThrottleBound(t *testing.T) {
@@ -80,5 +85,91 @@ func TestThrottleBound(t *testing.T) {
 	}
 	if w := th.take("0", start.Add(time.Minute)); w != 0 {
 		t.Errorf("the oldest key, forgotten: got a wait of %v, want none", w)
+	}
+}
+
+// TestBackoff: a name's first failures are free; then an address that has
+// failed for it waits, after its own last attempt, a wait that doubles with
+// each failure of the name up to the most, while an address that has not
+// failed for it is never held back.
+func TestBackoff(t *testing.T) {
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	b := newBackoff(3, time.Second, 10*time.Second, 15*time.Minute, 100, 100)
+	now := start
+	for i := range 3 {
+		if w, _ := b.take("ann", "a", now); w != 0 {
+			t.Fatalf("free failure %d: got a wait of %v, want none", i+1, w)
+		}
+	}
+	// Past the free ones the waits double, from each attempt, to the most.
+	for i, want := range []time.Duration{1, 2, 4, 8, 10, 10} {
+		want *= time.Second
+		if w, _ := b.take("ann", "a", now); w != want {
+			t.Fatalf("failure %d: got a wait of %v, want %v", 4+i, w, want)
+		}
+		if w, _ := b.take("ann", "a", now.Add(want-time.Millisecond)); w != time.Millisecond {
+			t.Fatalf("failure %d a moment early: got a wait of %v, want 1ms", 4+i, w)
+		}
+		now = now.Add(want)
+		if w, _ := b.take("ann", "a", now); w != 0 {
+			t.Fatalf("failure %d once its wait is over: got a wait of %v, want none", 4+i, w)
+		}
+	}
+	// An address that hasn't failed for the name goes at once, and then
+	// waits like the others; another name is untouched.
+	if w, _ := b.take("ann", "b", now); w != 0 {
+		t.Errorf("a new address: got a wait of %v, want none", w)
+	}
+	if w, _ := b.take("ann", "b", now); w != 10*time.Second {
+		t.Errorf("the new address again: got a wait of %v, want 10s", w)
+	}
+	if w, _ := b.take("bea", "a", now); w != 0 {
+		t.Errorf("another name: got a wait of %v, want none", w)
+	}
+	// A refund puts the address back as it was: a new one is new again.
+	_, prev := b.take("ann", "c", now)
+	b.refund("ann", "c", prev)
+	if w, _ := b.take("ann", "c", now); w != 0 {
+		t.Errorf("an address whose only attempt was refunded: got a wait of %v, want none", w)
+	}
+	// The right password clears the name; a quiet window forgets it.
+	b.clear("ann")
+	if w, _ := b.take("ann", "a", now); w != 0 {
+		t.Errorf("after clear: got a wait of %v, want none", w)
+	}
+	b.take("bea", "a", now)
+	b.take("bea", "a", now)
+	b.take("bea", "a", now)
+	if w, _ := b.take("bea", "a", now.Add(15*time.Minute)); w != 0 {
+		t.Errorf("after a quiet window: got a wait of %v, want none", w)
+	}
+}
+
+// TestBackoffTogether: attempts from one address at once get no more than
+// the free ones through.
+func TestBackoffTogether(t *testing.T) {
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	b := newBackoff(5, time.Second, time.Minute, 15*time.Minute, 100, 100)
+	take := func() bool {
+		w, _ := b.take("ann", "a", start)
+		return w == 0
+	}
+	if passed := together(50, take); passed != 5 {
+		t.Errorf("attempts let through: got %d, want 5", passed)
+	}
+}
+
+func TestBackoffBound(t *testing.T) {
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	b := newBackoff(1, time.Minute, time.Hour, time.Hour, 10, 3)
+	for i := range 25 {
+		b.take(strconv.Itoa(i), "a", start.Add(time.Duration(i)*time.Second))
+		b.take("ann", strconv.Itoa(i), start.Add(time.Duration(i)*time.Second))
+	}
+	b.mu.Lock()
+	names, addrs := len(b.names), len(b.names["ann"].addrs)
+	b.mu.Unlock()
+	if names > 10 || addrs > 3 {
+		t.Errorf("held: got %d names and %d addresses of one name, want at most 10 and 3", names, addrs)
 	}
 }

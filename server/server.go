@@ -48,7 +48,7 @@ func New(cfg Config) *echo.Echo {
 		},
 	}))
 	cfg.API.Register(e)
-	cfg.Web.Register(e)
+	cfg.Web.Register(e, web.Limits{Requests: cfg.API.LimitAddress, Stream: cfg.API.OpenStream})
 	return e
 }
 

@@ -19,6 +19,9 @@ type Account struct {
 	ID      int64  `bun:"id,pk,autoincrement"`
 	Name    string `bun:"name"`
 	NameKey string `bun:"name_key"`
+	// Lookalike is the name's look-alike key (lookalike.Key), unique among
+	// accounts: no two accounts' names look alike.
+	Lookalike string `bun:"name_lookalike,nullzero"`
 	// PasswordHash is the encoded hash, with its salt and parameters.
 	PasswordHash string `bun:"password_hash"`
 	// Bot says the account is played by a program.
@@ -46,6 +49,9 @@ func (s *Store) Account(ctx context.Context, id int64) (*Account, error) {
 // AccountByName reads an account by its name key. One that does not exist
 // is ErrNotFound.
 func (s *Store) AccountByName(ctx context.Context, nameKey string) (*Account, error) {
+	if !storable(nameKey) {
+		return nil, ErrNotFound
+	}
 	return s.account(ctx, "acc.name_key = ?", nameKey)
 }
 

@@ -66,6 +66,9 @@ func withGameID(seats []Seat, id string) []Seat {
 // Game reads a game and its seats, ordered by seat number. A game that does
 // not exist is ErrNotFound.
 func (s *Store) Game(ctx context.Context, id string) (*Game, []Seat, error) {
+	if !storable(id) {
+		return nil, nil, fmt.Errorf("read game %q: %w", id, ErrNotFound)
+	}
 	var (
 		row   gameRow
 		seats []Seat

@@ -67,11 +67,14 @@ func (s *Store) migrations() (*migrate.Migrations, error) {
 // (after a crash between a migration's commit and its mark, or by servers
 // starting together on one SQLite file): SQLite has no ADD COLUMN IF NOT
 // EXISTS, so adding a column checks for it first, in the same transaction.
+// The accounts' look-alike keys are computed in Go.
 var goMigrations = map[string][]migrate.Migration{
 	SQLite: {
 		sqliteAddColumn("20261201000001", "rules", "games", "rules", "INTEGER NOT NULL DEFAULT 1"),
 		sqliteAddColumn("20261201090001", "seat_players", "seats", "player_id", "INTEGER REFERENCES accounts (id) ON DELETE SET NULL"),
+		nameLookalikes(SQLite),
 	},
+	Postgres: {nameLookalikes(Postgres)},
 }
 
 // sqliteAddColumn is a migration adding a column to a SQLite table unless

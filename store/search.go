@@ -26,6 +26,9 @@ type GameQuery struct {
 // seats' folded names (seats_name_key), the rest through the games' index
 // on status and creation time.
 func (s *Store) SearchGames(ctx context.Context, gq GameQuery) ([]Listed, bool, error) {
+	if !storable(gq.Player) || !storable(gq.Status) {
+		return nil, false, nil
+	}
 	var (
 		rows    []gameRow
 		seats   []Seat

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -183,4 +184,36 @@ func BenchmarkSearchGames(b *testing.B) {
 			})
 		}
 	}
+}
+
+// TestLookUpsByUnstorableText: a look-up by a string no row can hold (a NUL
+// byte, which bun would write into the SQL text as a marker the database
+// can't parse, or bytes that aren't UTF-8, which it would change to U+FFFD)
+// finds nothing, on each dialect, and never fails as the database's error.
+func TestLookUpsByUnstorableText(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := newStore(t, db)
+		finishedGames(t, s, 2)
+		if err := s.CreateAccount(ctx, &Account{Name: "Ann", NameKey: "ann", PasswordHash: "h", CreatedAt: base}); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"\x00", "a\x00b", "Ann\x00", "Ann\xff", "\xff"} {
+			for _, status := range []string{"", "finished"} {
+				got, more, err := s.SearchGames(ctx, GameQuery{Status: status, Player: bad, Limit: 20})
+				if err != nil || len(got) != 0 || more {
+					t.Errorf("SearchGames(player %q, status %q): got %d games, %v, %v; want none and no error", bad, status, len(got), more, err)
+				}
+			}
+			if got, _, err := s.SearchGames(ctx, GameQuery{Status: bad}); err != nil || len(got) != 0 {
+				t.Errorf("SearchGames(status %q): got %d games, %v; want none and no error", bad, len(got), err)
+			}
+			if _, err := s.AccountByName(ctx, strings.ToLower(bad)); !errors.Is(err, ErrNotFound) {
+				t.Errorf("AccountByName(%q): got %v, want ErrNotFound", bad, err)
+			}
+			if _, _, err := s.Game(ctx, "f00000"+bad); !errors.Is(err, ErrNotFound) {
+				t.Errorf("Game(%q): got %v, want ErrNotFound", "f00000"+bad, err)
+			}
+		}
+	})
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	// The PostgreSQL driver, registered as "pgx".
 	_ "github.com/jackc/pgx/v5/stdlib"
@@ -39,6 +40,16 @@ var (
 	// ErrOver is a finish of a game that is already finished or ended.
 	ErrOver = errors.New("game is already over")
 )
+
+// storable reports whether s can be in a stored text column. bun writes
+// arguments into the SQL text itself, and a string with a NUL byte goes in
+// as a marker the database can't parse ("?!(bun: string contains a NUL
+// byte)"), so the whole statement fails as the database's error; a byte
+// that isn't UTF-8 goes in as U+FFFD, another string than the one asked
+// for. No stored text holds either (PostgreSQL's text can't hold a NUL, and
+// bun could never have written one), so a look-up by such a string finds
+// nothing, and is answered so without asking the database.
+func storable(s string) bool { return utf8.ValidString(s) && strings.IndexByte(s, 0) < 0 }
 
 // The dialect names Dialect reports.
 const (

@@ -9,8 +9,6 @@ type Shell struct {
 	Title string
 	// Assets are the hashed URLs of the static files.
 	Assets Assets
-	// CSRF is the token every form and htmx request carries.
-	CSRF string
 	// Stream is the URL of the page's event stream, or "" for none; Poll, if
 	// set and there is no stream, is fetched every second instead and its
 	// answer swapped the same way.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -72,7 +74,7 @@ func (h *Handler) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 		ses, err := h.accounts.Session(c.Request().Context(), k.Value)
 		switch {
 		case errors.Is(err, players.ErrNoSession):
-			clearSession(c)
+			h.clearSession(c)
 		case err != nil:
 			// The page still works for a guest; the next page tries again.
 			h.log.Warn("reading a session failed", "err", err)
@@ -80,7 +82,7 @@ func (h *Handler) signedIn(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Set(accountKey, ses.Account)
 			c.Set(sessionKey, k.Value)
 			if c.Request().Method == http.MethodGet && c.Request().Header.Get("HX-Request") != "true" {
-				setSession(c, k.Value, ses.Expires)
+				h.setSession(c, k.Value, ses.Expires)
 			}
 		}
 		return next(c)
@@ -98,14 +100,12 @@ func sessionValue(c echo.Context) string {
 	return s
 }
 
-func setSession(c echo.Context, value string, expires time.Time) {
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: value, Path: "/", Expires: expires,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure(c)})
+func (h *Handler) setSession(c echo.Context, value string, expires time.Time) {
+	h.setCookie(c, &http.Cookie{Name: sessionCookie, Value: value, Path: "/", Expires: expires})
 }
 
-func clearSession(c echo.Context) {
-	c.SetCookie(&http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure(c)})
+func (h *Handler) clearSession(c echo.Context) {
+	h.setCookie(c, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", MaxAge: -1})
 }
 
 var errNoAccounts = &pageError{status: http.StatusNotFound, title: "No accounts here",
@@ -140,11 +140,23 @@ func refusal(c echo.Context, err error) (status int, msg string, ok bool) {
 	return status, pe.Message, true
 }
 
-// localPath is next if it is a path on this site, else "/account": a
-// sign-in must not send anyone to another site.
+// localPath is next if it is plainly a path on this site, else "/account":
+// a sign-in must not send anyone to another site. A browser reads a
+// Location by the WHATWG URL rules, which drop tabs and newlines anywhere,
+// trim spaces and control characters at the ends and read a backslash as a
+// slash, so "/\t/evil.example" would take it to //evil.example. Rather than
+// follow those rules, anything they could change is refused: every control
+// character, space and backslash, and anything that reads with a scheme or
+// a host.
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.HasPrefix(next, "/\\") {
-		return "/account"
+	const fallback = "/account"
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") ||
+		strings.ContainsFunc(next, func(r rune) bool { return r == '\\' || unicode.IsControl(r) || unicode.IsSpace(r) }) {
+		return fallback
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(u.Path, "/") {
+		return fallback
 	}
 	return next
 }
@@ -212,8 +224,8 @@ func (h *Handler) sign(c echo.Context, up bool) error {
 		}
 		return h.signForm(c, up, status, name, msg)
 	}
-	setSession(c, ns.Cookie, ns.Expires)
-	setName(c, ns.Account.Name)
+	h.setSession(c, ns.Cookie, ns.Expires)
+	h.setName(c, ns.Account.Name)
 	return c.Redirect(http.StatusSeeOther, localPath(c.FormValue("next")))
 }
 
@@ -225,7 +237,7 @@ func (h *Handler) signOut(c echo.Context) error {
 			}
 		}
 	}
-	clearSession(c)
+	h.clearSession(c)
 	return c.Redirect(http.StatusSeeOther, "/")
 }
 
@@ -321,7 +333,7 @@ func (h *Handler) signOutEverywhere(c echo.Context) error {
 	if err := h.accounts.SignOutEverywhere(c.Request().Context(), sessionValue(c)); err != nil && !errors.Is(err, players.ErrNoSession) {
 		return err
 	}
-	clearSession(c)
+	h.clearSession(c)
 	return c.Redirect(http.StatusSeeOther, "/signin")
 }
 

@@ -1,91 +1,25 @@
 package web_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"golang.org/x/net/html"
 
-	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/live"
 	"bullshit/players"
-	"bullshit/server"
-	"bullshit/store"
-	"bullshit/store/storetest"
-	"bullshit/web"
 )
 
-// accountSite is the whole server with accounts: the site of newSite plus
-// the players service behind the pages and the API, logging everything to
-// logs.
-type accountSite struct {
-	*site
-	players *players.Service
-	logs    *lockedBuffer
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
-func newAccountSite(t *testing.T) *accountSite {
+// newAccountSite is the site with accounts.
+func newAccountSite(t *testing.T) *site {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, storetest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	logs := &lockedBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	s := &site{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
-	runCtx, stop := context.WithCancel(ctx)
-	s.mgr, err = live.New(runCtx, live.Config{Store: st, Clock: s.clock, Logger: logger})
-	if err != nil {
-		stop()
-		st.Close()
-		t.Fatal(err)
-	}
-	svc, err := players.New(players.Config{Store: st, Logger: logger,
-		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.pages = web.New(web.Config{Games: s.mgr, Now: s.clock.Now, Accounts: svc, Logger: logger})
-	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	a := api.New(api.Config{Games: s.mgr, PerAddress: fast, PerToken: fast, Players: svc, Standings: svc, Logger: logger})
-	s.srv = httptest.NewServer(server.New(server.Config{API: a, Web: s.pages, Logger: logger}))
-	t.Cleanup(func() {
-		s.srv.Close()
-		stop()
-		if err := s.mgr.Close(context.Background()); err != nil {
-			t.Errorf("closing the manager: %v", err)
-		}
-		st.Close()
-	})
-	return &accountSite{site: s, players: svc, logs: logs}
+	return newSiteWith(t, siteOptions{accounts: true})
 }
 
 // signUp makes an account through the form and returns the page it lands on.
@@ -171,6 +105,49 @@ func TestSignUpInAndOut(t *testing.T) {
 	}
 }
 
+// redirect sends req with the browser's cookies, without following the
+// answer (nor parsing its Location, which Go's client would refuse when it
+// holds a control character), and returns the status and the Location.
+func (b *browser) redirect(req *http.Request) (int, string) {
+	b.t.Helper()
+	for _, k := range b.c.Jar.Cookies(req.URL) {
+		req.AddCookie(k)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode, resp.Header.Get("Location")
+}
+
+// TestSignInStaysOnSite sends the issue's addresses, which a browser would
+// follow to another site, as next, posted and as a link signed in.
+func TestSignInStaysOnSite(t *testing.T) {
+	s := newAccountSite(t)
+	b := s.browser()
+	b.signUp("Ada", password)
+	for i, next := range []string{"/\t/evil.example/", "/\n/evil.example/", "/ /evil.example/", `/\evil.example/`, "//evil.example/"} {
+		for _, path := range []string{"/signin", "/signup"} {
+			v := url.Values{"name": {"Ada"}, "password": {password}, "next": {next}}
+			if path == "/signup" {
+				v.Set("name", fmt.Sprintf("Bea %d", i))
+			}
+			req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(v.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if status, loc := b.redirect(req); status != http.StatusSeeOther || loc != "/account" {
+				t.Errorf("POST %s with next=%q: got %d to %q, want 303 to /account", path, next, status, loc)
+			}
+			b.form("/signout", nil)
+		}
+	}
+	b.signIn("Ada", password)
+	req, _ := http.NewRequest(http.MethodGet, s.srv.URL+"/signin?next=%2F%09%2Fevil.example%2F", nil)
+	if status, loc := b.redirect(req); status != http.StatusSeeOther || loc != "/account" {
+		t.Errorf("GET /signin?next=%%2F%%09%%2Fevil.example%%2F signed in: got %d to %q, want 303 to /account", status, loc)
+	}
+}
+
 func TestSignInThrottleSaysSo(t *testing.T) {
 	s := newAccountSite(t)
 	b := s.browser()
@@ -182,11 +159,11 @@ func TestSignInThrottleSaysSo(t *testing.T) {
 		}
 	}
 	p := b.signIn("Ada", password)
-	if p.status != http.StatusTooManyRequests || !strings.Contains(alertText(p), "Too many failed sign-ins: try again in 15 minutes.") {
+	if p.status != http.StatusTooManyRequests || !strings.Contains(alertText(p), "Too many failed sign-ins: try again in 1 second.") {
 		t.Errorf("after %d failures: got %d %q, want 429 and the wait", players.NameFailures, p.status, alertText(p))
 	}
-	if got := p.header.Get("Retry-After"); got != "900" {
-		t.Errorf("Retry-After: got %q, want 900", got)
+	if got := p.header.Get("Retry-After"); got != "1" {
+		t.Errorf("Retry-After: got %q, want 1", got)
 	}
 	if got := b.barName(); got != "Sign in" {
 		t.Errorf("a throttled sign-in signed in as %q", got)
@@ -211,22 +188,15 @@ func TestAccountFormsRefuseForgery(t *testing.T) {
 		{"/account/tokens/1/revoke", nil},
 	}
 	for _, f := range forms {
-		v := url.Values{}
-		for k, vs := range f.v {
-			v[k] = vs
-		}
-		// No token: refused.
-		v.Set("_csrf", "")
-		if p := b.form(f.path, v); p.status != http.StatusForbidden {
-			t.Errorf("%s without a CSRF token: got %d, want 403", f.path, p.status)
-		}
-		// The right token from another site's page: refused too.
-		v.Set("_csrf", b.csrf)
-		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+f.path, strings.NewReader(v.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		req.Header.Set("Origin", "https://evil.example")
-		if p := b.do(req); p.status != http.StatusForbidden {
-			t.Errorf("%s from another origin: got %d, want 403", f.path, p.status)
+		for _, forged := range s.forgeries() {
+			req, _ := http.NewRequest(http.MethodPost, s.srv.URL+f.path, strings.NewReader(f.v.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			for k, v := range forged.header {
+				req.Header.Set(k, v)
+			}
+			if p := b.do(req); p.status != http.StatusForbidden {
+				t.Errorf("%s, %s: got %d, want 403", f.path, forged.name, p.status)
+			}
 		}
 	}
 	// Nothing changed: still signed in, the old password good, no token,
@@ -398,7 +368,7 @@ func TestRatedGameThroughThePages(t *testing.T) {
 	b.signUp("Ada", password)
 	id := b.create("", "3")
 	b.htmx(http.MethodPost, "/games/"+id+"/start", nil)
-	sheet := playToEnd(t, s.site, b, id)
+	sheet := playToEnd(t, s, b, id)
 
 	// The result sheet, pushed as a frame and as a page, shows the change.
 	for _, p := range []page{sheet, b.get("/games/" + id)} {

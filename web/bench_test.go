@@ -16,7 +16,7 @@ func benchFrame(b *testing.B) (*Handler, views.Shell, func() []byte) {
 	seat := (last.Seat + 1) % 6
 	f := frameOf(s, g, seat)
 	h := New(Config{Games: nil})
-	shell := views.Shell{Title: "Table", CSRF: "token", Stream: "/games/g/events", Main: "game",
+	shell := views.Shell{Title: "Table", Stream: "/games/g/events", Main: "game",
 		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
 			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")}}
 	now := t0.Add(2 * time.Second)

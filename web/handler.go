@@ -9,14 +9,16 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
-	"strings"
+	"net/netip"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"bullshit/api"
 	"bullshit/engine"
@@ -60,6 +62,15 @@ type Config struct {
 	// Accounts signs people in and reads the leaderboard and the player
 	// pages; nil leaves everyone a guest.
 	Accounts Accounts
+	// TrustedOrigins may post to the pages besides the request's own
+	// origin (see ParseTrustedOrigins): another site of the operator's, or
+	// the public origin when a proxy in front rewrites the Host header.
+	TrustedOrigins []string
+	// TrustedProxies are the proxies whose X-Forwarded-Proto is believed
+	// (the API's, see api.Config); SecureCookies marks every cookie Secure
+	// whatever the request says, for a server only ever reached over HTTPS.
+	TrustedProxies []netip.Prefix
+	SecureCookies  bool
 }
 
 // Handler serves the browser pages.
@@ -72,12 +83,17 @@ type Handler struct {
 	now    func() time.Time
 
 	accounts Accounts
+	origins  *http.CrossOriginProtection
+
+	trusted       []netip.Prefix
+	secureCookies bool
 
 	reviewCache reviewCache
 }
 
 // New builds the handler; it panics if the embedded assets are broken,
-// which only a bad build can cause.
+// which only a bad build can cause, or a trusted origin is malformed (read
+// them with ParseTrustedOrigins).
 func New(cfg Config) *Handler {
 	a, err := loadAssets()
 	if err != nil {
@@ -89,36 +105,31 @@ func New(cfg Config) *Handler {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	origins := http.NewCrossOriginProtection()
+	for _, o := range cfg.TrustedOrigins {
+		if err := origins.AddTrustedOrigin(o); err != nil {
+			panic(fmt.Errorf("web: trusted origin: %w", err))
+		}
+	}
 	return &Handler{games: cfg.Games, log: cfg.Logger, assets: a, stream: cfg.Stream, lobby: cfg.LobbyStream, now: cfg.Now,
-		accounts: cfg.Accounts}
+		accounts: cfg.Accounts, origins: origins, trusted: slices.Clone(cfg.TrustedProxies), secureCookies: cfg.SecureCookies}
 }
 
 // Assets are the handler's static files.
 func (h *Handler) Assets() *Assets { return h.assets }
 
-// Register adds the browser routes to e. Every route but the static files
-// and the event streams checks a CSRF token on posts, and refuses a post
-// whose Origin is another site's.
-func (h *Handler) Register(e *echo.Echo) {
-	e.GET(staticPrefix+"*", h.assets.serve)
-	e.GET("/games/:id/events", h.events)
-	e.GET("/lobby/events", h.lobbyEvents)
+// Register adds the browser routes to e, every one behind the limits, and
+// each with a game code in its path behind the API's check that the code
+// could be one. Every route but the static files and the event streams
+// refuses a cross-origin post (see crossOrigin).
+func (h *Handler) Register(e *echo.Echo, limits Limits) {
+	e.GET(staticPrefix+"*", h.assets.serve, limits.Requests)
+	e.GET("/games/:id/events", h.events, limits.Requests, api.CheckGameID, countStream(limits.Stream))
+	e.GET("/lobby/events", h.lobbyEvents, limits.Requests, countStream(limits.Stream))
 
-	csrf := middleware.CSRFWithConfig(middleware.CSRFConfig{
-		TokenLookup:    "header:" + echo.HeaderXCSRFToken + ",form:_csrf",
-		CookieName:     "csrf",
-		CookiePath:     "/",
-		CookieHTTPOnly: true,
-		CookieSameSite: http.SameSiteLaxMode,
-		ContextKey:     csrfKey,
-		ErrorHandler: func(err error, c echo.Context) error {
-			return &pageError{status: http.StatusForbidden, title: "That form has expired",
-				message: "The page you posted from is out of date or from another site. Reload the page and try again."}
-		},
-	})
 	// The checks are each route's own: a group's middleware would also
 	// answer every unknown path, the API's included.
-	g := routes{e: e, mw: []echo.MiddlewareFunc{sameOrigin, csrf, h.signedIn}}
+	g := routes{e: e, mw: []echo.MiddlewareFunc{limits.Requests, api.CheckGameID, h.crossOrigin, h.signedIn}}
 	g.GET("/", h.lobbyPage)
 	g.GET("/lobby/lists", h.lobbyLists)
 	g.GET("/rules", h.rulesPage)
@@ -150,37 +161,6 @@ type routes struct {
 func (r routes) GET(path string, h echo.HandlerFunc)  { r.e.GET(path, h, r.mw...) }
 func (r routes) POST(path string, h echo.HandlerFunc) { r.e.POST(path, h, r.mw...) }
 
-const csrfKey = "csrf"
-
-func csrfToken(c echo.Context) string {
-	t, _ := c.Get(csrfKey).(string)
-	return t
-}
-
-// sameOrigin refuses a state-changing request whose Origin header names
-// another site, whatever token it carries.
-func sameOrigin(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		if r.Method == http.MethodGet || r.Method == http.MethodHead {
-			return next(c)
-		}
-		if o := r.Header.Get("Origin"); o != "" && !originMatches(o, r) {
-			return &pageError{status: http.StatusForbidden, title: "Refused",
-				message: "That request came from another site, so nothing was changed."}
-		}
-		return next(c)
-	}
-}
-
-func originMatches(origin string, r *http.Request) bool {
-	if origin == "null" {
-		return false
-	}
-	_, host, ok := strings.Cut(origin, "://")
-	return ok && strings.EqualFold(host, r.Host)
-}
-
 // shell is every page's frame for this request.
 func (h *Handler) shell(c echo.Context, title, main string) views.Shell {
 	var signedIn string
@@ -191,7 +171,6 @@ func (h *Handler) shell(c echo.Context, title, main string) views.Shell {
 		Title: title, Account: signedIn,
 		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
 			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")},
-		CSRF: csrfToken(c),
 		Main: main,
 	}
 }
@@ -244,6 +223,9 @@ func (h *Handler) ErrorPage(err error, c echo.Context) {
 		return
 	}
 	status, title, msg := describe(err)
+	if wait := api.RetryAfter(err); wait > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
+	}
 	if status >= 500 {
 		h.log.Error("page failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}
@@ -276,6 +258,9 @@ func describe(err error) (status int, title, msg string) {
 		return api.StatusOf(err), "Not allowed", ee.Message
 	case errors.As(err, &le):
 		return api.StatusOf(err), "Not possible", le.Message
+	case api.StatusOf(err) == http.StatusTooManyRequests:
+		// The API's own limits, which the pages share.
+		return http.StatusTooManyRequests, "Slow down", err.Error()
 	case errors.As(err, &he):
 		switch he.Code {
 		case http.StatusNotFound:

@@ -1,13 +1,16 @@
 package web_test
 
 import (
+	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,6 +21,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/players"
 	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -32,13 +36,29 @@ type site struct {
 	mgr   *live.Manager
 	pages *web.Handler
 	srv   *httptest.Server
+	// players is the accounts' service, with siteOptions.accounts.
+	players *players.Service
+	// logs has every line the server logged, with siteOptions.accounts.
+	logs *lockedBuffer
 }
 
-func newSite(t *testing.T) *site { return newSiteWith(t, false) }
+// siteOptions change how a site is built.
+type siteOptions struct {
+	// streams has the pages follow their seats over the push hub, wired
+	// as the binary wires it.
+	streams bool
+	// accounts adds the players service (on cheap hashing and the real
+	// clock, which the cookies' expiry is judged by) and a logger writing
+	// to site.logs.
+	accounts bool
+	// web and api change the pages' and the API's configuration last.
+	web func(*web.Config)
+	api func(*api.Config)
+}
 
-// newSiteWith builds the site; with streams the pages follow their seats
-// over the push hub, wired as the binary wires it.
-func newSiteWith(t *testing.T, streams bool) *site {
+func newSite(t *testing.T) *site { return newSiteWith(t, siteOptions{}) }
+
+func newSiteWith(t *testing.T, o siteOptions) *site {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, storetest.URL(t))
@@ -46,26 +66,41 @@ func newSiteWith(t *testing.T, streams bool) *site {
 		t.Fatal(err)
 	}
 	s := &site{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
+	var logger *slog.Logger
+	if o.accounts {
+		s.logs = &lockedBuffer{}
+		logger = slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	runCtx, stop := context.WithCancel(ctx)
 	var hub *push.Hub
 	var pub live.Publisher
-	if streams {
+	if o.streams {
 		hub = push.New(push.Config{
 			Formats: map[string]push.Encoder{web.FormatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
 				return s.pages.FrameEvent(f, s.clock.Now())
-			})},
+			}), api.FormatJSON: api.JSONEncoder},
 			Lobby: func(ctx context.Context) (push.Event, error) { return s.pages.LobbyEvent(ctx) },
 		})
 		pub = hub
 	}
-	s.mgr, err = live.New(runCtx, live.Config{Store: st, Clock: s.clock, Publisher: pub})
+	s.mgr, err = live.New(runCtx, live.Config{Store: st, Clock: s.clock, Publisher: pub, Logger: logger})
 	if err != nil {
 		stop()
 		st.Close()
 		t.Fatal(err)
 	}
-	cfg := web.Config{Games: s.mgr, Now: s.clock.Now}
-	if streams {
+	cfg := web.Config{Games: s.mgr, Now: s.clock.Now, Logger: logger}
+	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
+	acfg := api.Config{Games: s.mgr, Hub: hub, PerAddress: fast, PerToken: fast, Logger: logger}
+	if o.accounts {
+		s.players, err = players.New(players.Config{Store: st, Logger: logger,
+			Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Accounts, acfg.Players, acfg.Standings = s.players, s.players, s.players
+	}
+	if o.streams {
 		cfg.Stream = func(c echo.Context, game string, seat int) error {
 			read := func() (live.Frame, error) { return s.mgr.Frame(c.Request().Context(), game, seat) }
 			f, err := read()
@@ -82,9 +117,14 @@ func newSiteWith(t *testing.T, streams bool) *site {
 		}()
 		t.Cleanup(func() { <-hubDone })
 	}
+	if o.web != nil {
+		o.web(&cfg)
+	}
+	if o.api != nil {
+		o.api(&acfg)
+	}
 	s.pages = web.New(cfg)
-	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	s.srv = httptest.NewServer(server.New(server.Config{API: api.New(api.Config{Games: s.mgr, PerAddress: fast, PerToken: fast}), Web: s.pages}))
+	s.srv = httptest.NewServer(server.New(server.Config{API: api.New(acfg), Web: s.pages, Logger: logger}))
 	t.Cleanup(func() {
 		s.srv.Close()
 		stop()
@@ -96,24 +136,59 @@ func newSiteWith(t *testing.T, streams bool) *site {
 	return s
 }
 
-// browser is one browser: its own cookies, and the CSRF token its pages gave.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// browser is one browser: its own cookies.
 type browser struct {
 	t    *testing.T
 	site *site
 	c    *http.Client
-	csrf string
 }
 
 func (s *site) browser() *browser {
 	jar, _ := cookiejar.New(nil)
-	b := &browser{t: s.t, site: s, c: &http.Client{Jar: jar}}
-	p := b.get("/")
-	in := find(p.doc, func(n *html.Node) bool { return n.Data == "input" && attr(n, "name") == "_csrf" })
-	if in == nil {
-		s.t.Fatal("the lobby has no CSRF field")
+	return &browser{t: s.t, site: s, c: &http.Client{Jar: jar}}
+}
+
+// forgery is a post's headers as a browser sends them from a page that is
+// not this site's own origin.
+type forgery struct {
+	name   string
+	header map[string]string
+}
+
+// forgeries are the posts every page refuses with 403, whatever cookies
+// they carry: from another site, from a page of this site on another port
+// (same-site, so it could have set this site's cookies), and from an opaque
+// origin ("null": a sandboxed frame, or a redirect from elsewhere); each as
+// a current browser sends it (Sec-Fetch-Site) and as an older one (Origin
+// alone).
+func (s *site) forgeries() []forgery {
+	u, _ := url.Parse(s.srv.URL)
+	otherPort := "http://" + u.Hostname() + ":1"
+	return []forgery{
+		{"cross-site", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"}},
+		{"cross-site, Origin only", map[string]string{"Origin": "https://evil.example"}},
+		{"same site, another port", map[string]string{"Sec-Fetch-Site": "same-site", "Origin": otherPort}},
+		{"same site, another port, Origin only", map[string]string{"Origin": otherPort}},
+		{"a null origin", map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "null"}},
+		{"a null origin, Origin only", map[string]string{"Origin": "null"}},
 	}
-	b.csrf = attr(in, "value")
-	return b
 }
 
 // page is an answer, parsed.
@@ -149,21 +224,17 @@ func (b *browser) get(path string) page {
 	return b.do(req)
 }
 
-// form posts a form as a page does without htmx, with the CSRF field.
+// form posts a form as a page does without htmx, with the headers a
+// browser sends on a post from the site's own page.
 func (b *browser) form(path string, v url.Values) page {
 	b.t.Helper()
-	if v == nil {
-		v = url.Values{}
-	}
-	if !v.Has("_csrf") {
-		v.Set("_csrf", b.csrf)
-	}
 	req, _ := http.NewRequest(http.MethodPost, b.site.srv.URL+path, strings.NewReader(v.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	b.sameOrigin(req)
 	return b.do(req)
 }
 
-// htmx posts as htmx does: the token in its header.
+// htmx sends a request as htmx does from the site's own page.
 func (b *browser) htmx(method, path string, v url.Values) page {
 	b.t.Helper()
 	var body io.Reader
@@ -175,8 +246,14 @@ func (b *browser) htmx(method, path string, v url.Values) page {
 	req, _ := http.NewRequest(method, b.site.srv.URL+path, body)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("HX-Request", "true")
-	req.Header.Set("X-CSRF-Token", b.csrf)
+	b.sameOrigin(req)
 	return b.do(req)
+}
+
+// sameOrigin marks req as a browser marks a fetch from the site's own page.
+func (b *browser) sameOrigin(req *http.Request) {
+	req.Header.Set("Sec-Fetch-Site", "same-origin")
+	req.Header.Set("Origin", b.site.srv.URL)
 }
 
 // create opens a table from the lobby's form and returns its id.

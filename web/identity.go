@@ -9,6 +9,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/live"
 )
@@ -28,19 +29,29 @@ const (
 const seatAge = 7 * 24 * time.Hour
 
 // setSeat gives the browser the seat's token for this game only.
-func setSeat(c echo.Context, game, token string) {
-	c.SetCookie(&http.Cookie{
-		Name: seatCookie, Value: token, Path: "/games/" + game, MaxAge: int(seatAge.Seconds()),
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure(c),
-	})
+func (h *Handler) setSeat(c echo.Context, game, token string) {
+	h.setCookie(c, &http.Cookie{Name: seatCookie, Value: token, Path: "/games/" + game, MaxAge: int(seatAge.Seconds())})
 }
 
-func setName(c echo.Context, name string) {
-	c.SetCookie(&http.Cookie{Name: nameCookie, Value: url.QueryEscape(name), Path: "/", MaxAge: 365 * 24 * 3600,
-		HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure(c)})
+func (h *Handler) setName(c echo.Context, name string) {
+	h.setCookie(c, &http.Cookie{Name: nameCookie, Value: url.QueryEscape(name), Path: "/", MaxAge: 365 * 24 * 3600})
 }
 
-func secure(c echo.Context) bool { return c.Request().TLS != nil }
+// setCookie sets one of the pages' cookies, each HttpOnly (no script
+// reads them), SameSite=Lax (another site's posts go without them) and
+// Secure whenever the browser reached the server over HTTPS.
+func (h *Handler) setCookie(c echo.Context, k *http.Cookie) {
+	k.HttpOnly, k.SameSite, k.Secure = true, http.SameSiteLaxMode, h.secure(c.Request())
+	c.SetCookie(k)
+}
+
+// secure reports whether the browser reached the server over HTTPS: always
+// with Config.SecureCookies, else when the connection is TLS, or when it
+// comes from a trusted proxy that says so in X-Forwarded-Proto (anyone
+// else's X-Forwarded-Proto is the client's to forge).
+func (h *Handler) secure(r *http.Request) bool {
+	return h.secureCookies || r.TLS != nil || api.ForwardedHTTPS(h.trusted, r)
+}
 
 func lastName(c echo.Context) string {
 	if k, err := c.Cookie(nameCookie); err == nil {

@@ -103,8 +103,7 @@ func (h *Handler) saveOptions(c echo.Context) error {
 			off = append(off, x.name)
 		}
 	}
-	c.SetCookie(&http.Cookie{Name: assistsCookie, Value: strings.Join(off, "."), Path: "/",
-		MaxAge: int((365 * 24 * time.Hour).Seconds()), HttpOnly: true, SameSite: http.SameSiteLaxMode, Secure: secure(c)})
+	h.setCookie(c, &http.Cookie{Name: assistsCookie, Value: strings.Join(off, "."), Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds())})
 	o := views.OptionsPage{Shell: h.shell(c, "Options · Bullshit", "options"), Assists: a, Saved: true}
 	return render(c, http.StatusOK, views.OptionsView(o))
 }

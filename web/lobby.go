@@ -213,8 +213,8 @@ func (h *Handler) create(c echo.Context) error {
 		var j live.Joined
 		j, err = h.games.Create(c.Request().Context(), req)
 		if err == nil {
-			setSeat(c, j.Game.ID, j.Token)
-			setName(c, req.HostName)
+			h.setSeat(c, j.Game.ID, j.Token)
+			h.setName(c, req.HostName)
 			return redirect(c, "/games/"+j.Game.ID)
 		}
 	}
@@ -317,6 +317,10 @@ func (h *Handler) joinByCode(c echo.Context) error {
 	}
 	if code == "" {
 		return h.renderLobby(c, http.StatusBadRequest, "Type the code of the table to join.")
+	}
+	if !live.ValidID(code) {
+		status, _, msg := describe(api.ErrNoGame)
+		return h.renderLobby(c, status, msg)
 	}
 	return c.Redirect(http.StatusTemporaryRedirect, "/games/"+url.PathEscape(code)+"/join")
 }

@@ -32,8 +32,8 @@ func (h *Handler) join(c echo.Context) error {
 		}
 		return err
 	}
-	setSeat(c, id, j.Token)
-	setName(c, name)
+	h.setSeat(c, id, j.Token)
+	h.setName(c, name)
 	return redirect(c, "/games/"+id)
 }
 
@@ -214,7 +214,7 @@ func (h *Handler) again(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	setSeat(c, j.Game.ID, j.Token)
+	h.setSeat(c, j.Game.ID, j.Token)
 	return redirect(c, "/games/"+j.Game.ID)
 }
 

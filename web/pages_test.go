@@ -12,6 +12,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/web"
 )
 
 // TestCreateSeatsTheHost opens a table from the lobby's form: the browser
@@ -111,8 +112,10 @@ func TestJoinAndTakeASeat(t *testing.T) {
 	}
 }
 
-// TestForgedPostsChangeNothing: posts from another site, without the form's
-// token, or without the seat's cookie are refused and change nothing.
+// TestForgedPostsChangeNothing: posts from another origin or without the
+// seat's cookie are refused and change nothing; a post with neither
+// Sec-Fetch-Site nor Origin (no browser sends one on another site's behalf)
+// is a script's, and only its cookies count.
 func TestForgedPostsChangeNothing(t *testing.T) {
 	s := newSite(t)
 	host := s.browser()
@@ -135,35 +138,32 @@ func TestForgedPostsChangeNothing(t *testing.T) {
 	n := games()
 	stranger := s.browser()
 	move := url.Values{"no": {"0"}, "card": {"AS"}}
-	tests := []struct {
-		name   string
-		b      *browser
-		path   string
-		form   url.Values
-		header map[string]string
-		token  string
-		want   int
-	}{
-		{"another site's origin", host, "/games/" + id + "/call", move, map[string]string{"Origin": "http://evil.example"}, host.csrf, http.StatusForbidden},
-		{"a null origin", host, "/games", url.Values{"name": {"Eve"}}, map[string]string{"Origin": "null"}, host.csrf, http.StatusForbidden},
-		{"a cross-site fetch", host, "/games/" + id + "/pass", move, map[string]string{"Sec-Fetch-Site": "cross-site"}, host.csrf, http.StatusForbidden},
-		{"no token", host, "/games/" + id + "/play", move, nil, "", http.StatusForbidden},
-		{"a wrong token", host, "/games", url.Values{"name": {"Eve"}}, nil, "not-the-token", http.StatusForbidden},
-		{"no seat cookie", stranger, "/games/" + id + "/play", move, nil, stranger.csrf, http.StatusUnauthorized},
-		{"no seat cookie, start", stranger, "/games/" + id + "/start", nil, nil, stranger.csrf, http.StatusUnauthorized},
-	}
-	for _, tt := range tests {
-		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+tt.path, strings.NewReader(tt.form.Encode()))
+	post := func(b *browser, path string, form url.Values, header map[string]string) int {
+		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		if tt.token != "" {
-			req.Header.Set("X-CSRF-Token", tt.token)
-		}
-		for k, v := range tt.header {
+		for k, v := range header {
 			req.Header.Set(k, v)
 		}
-		p := tt.b.do(req)
-		if p.status != tt.want {
-			t.Errorf("%s: got %d, want %d", tt.name, p.status, tt.want)
+		return b.do(req).status
+	}
+	for _, f := range s.forgeries() {
+		for _, path := range []string{"/games/" + id + "/call", "/games/" + id + "/pass", "/games"} {
+			if got := post(host, path, url.Values{"no": {"0"}, "name": {"Eve"}}, f.header); got != http.StatusForbidden {
+				t.Errorf("%s to %s: got %d, want 403", f.name, path, got)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		name   string
+		path   string
+		header map[string]string
+	}{
+		{"no seat cookie", "/games/" + id + "/play", nil},
+		{"no seat cookie, start", "/games/" + id + "/start", nil},
+		{"no seat cookie, same origin", "/games/" + id + "/play", map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": s.srv.URL}},
+	} {
+		if got := post(stranger, tt.path, move, tt.header); got != http.StatusUnauthorized {
+			t.Errorf("%s: got %d, want 401", tt.name, got)
 		}
 	}
 	after, err := s.mgr.View(ctx, id, engine.Spectator)
@@ -175,6 +175,38 @@ func TestForgedPostsChangeNothing(t *testing.T) {
 	}
 	if got := games(); got != n {
 		t.Errorf("games: got %d, want %d (none created)", got, n)
+	}
+	// Without either header the post is taken on its cookies alone.
+	if got := post(host, "/games", url.Values{"name": {"Ada"}}, nil); got != http.StatusOK {
+		t.Errorf("a post without Sec-Fetch-Site or Origin: got %d, want 200", got)
+	}
+	if got := games(); got != n+1 {
+		t.Errorf("games after a post without Sec-Fetch-Site or Origin: got %d, want %d", got, n+1)
+	}
+}
+
+// TestTrustedOriginMayPost: behind a proxy that rewrites the Host header,
+// the public origin differs from the Host the server sees; set as trusted,
+// it may post, and other origins still may not.
+func TestTrustedOriginMayPost(t *testing.T) {
+	s := newSiteWith(t, siteOptions{web: func(c *web.Config) { c.TrustedOrigins = []string{"https://game.example"} }})
+	b := s.browser()
+	for _, tt := range []struct {
+		origin string
+		want   int
+	}{
+		{"https://game.example", http.StatusOK},
+		{"https://other.example", http.StatusForbidden},
+	} {
+		req, _ := http.NewRequest(http.MethodPost, s.srv.URL+"/options", strings.NewReader("light=1"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.Header.Set("Origin", tt.origin)
+		if p := b.do(req); p.status != tt.want {
+			t.Errorf("a post from %s: got %d, want %d", tt.origin, p.status, tt.want)
+		}
+	}
+	if _, err := web.ParseTrustedOrigins("https://game.example, game.example"); err == nil {
+		t.Errorf("ParseTrustedOrigins took an origin without a scheme")
 	}
 }
 

@@ -85,7 +85,7 @@ func longGame(b *testing.B) (live.Record, *review.Review) {
 func BenchmarkRenderReview(b *testing.B) {
 	rec, rv := longGame(b)
 	h := New(Config{Games: nil})
-	shell := views.Shell{Title: "Review", CSRF: "token", Main: "review",
+	shell := views.Shell{Title: "Review", Main: "review",
 		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
 			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")}}
 	mid := len(rv.Plays) / 2

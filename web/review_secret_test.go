@@ -19,7 +19,7 @@ import (
 // host: the review and the record are refused, and no answer holds a card of
 // a hand its reader may not see.
 func TestNothingHiddenReviewedInPlay(t *testing.T) {
-	s := newAccountSite(t).site
+	s := newAccountSite(t)
 	ctx := context.Background()
 	host := s.browser()
 	// The host plays as an account, so its player page has a game in play.

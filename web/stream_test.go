@@ -56,7 +56,7 @@ func (b *browser) firstEvent(path, name string) *html.Node {
 // TestStreamsCarryEachSeatsFrame: a seat's stream carries its own screen,
 // hand included; a spectator's carries no cards; the lobby's, its lists.
 func TestStreamsCarryEachSeatsFrame(t *testing.T) {
-	s := newSiteWith(t, true)
+	s := newSiteWith(t, siteOptions{streams: true})
 	b := s.browser()
 	if doc := b.firstEvent("/lobby/events", "lobby"); byID(doc, "open-tables") == nil {
 		t.Error("the lobby's event has no open tables list")

@@ -48,7 +48,11 @@ func serve(ctx context.Context, args []string) error {
 	debug := fs.Bool("debug", false, "log debug lines too")
 	speed := fs.Float64("speed", 1, "run the tables' clocks this many times faster than real time (for tests and demos)")
 	proxies := fs.String("trusted-proxies", os.Getenv("BULLSHIT_TRUSTED_PROXIES"),
-		"comma-separated CIDRs of the proxies in front of the server, whose X-Forwarded-For is believed for rate limits (default $BULLSHIT_TRUSTED_PROXIES, else none)")
+		"comma-separated CIDRs of the proxies in front of the server, whose X-Forwarded-For (for rate limits) and X-Forwarded-Proto (for Secure cookies) are believed (default $BULLSHIT_TRUSTED_PROXIES, else none)")
+	origins := fs.String("trusted-origins", os.Getenv("BULLSHIT_TRUSTED_ORIGINS"),
+		"comma-separated origins (https://game.example) that may post to the pages besides the request's own, such as the public origin when a proxy rewrites the Host header (default $BULLSHIT_TRUSTED_ORIGINS, else none)")
+	secureCookies := fs.Bool("secure-cookies", os.Getenv("BULLSHIT_SECURE_COOKIES") == "1",
+		"mark every cookie Secure, for a server only ever reached over HTTPS (default on when $BULLSHIT_SECURE_COOKIES is 1)")
 	shutdownHTTP := fs.Duration("shutdown-http", defaultShutdownHTTP, "on a stop, how long requests in flight may take before their connections are cut")
 	shutdownTables := fs.Duration("shutdown-tables", defaultShutdownTables, "on a stop, how long the tables then have to store their last moves")
 	if err := fs.Parse(args); err != nil {
@@ -63,6 +67,10 @@ func serve(ctx context.Context, args []string) error {
 	trusted, err := api.ParseTrustedProxies(*proxies)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
+	}
+	trustedOrigins, err := web.ParseTrustedOrigins(*origins)
+	if err != nil {
+		return fmt.Errorf("--trusted-origins: %w", err)
 	}
 	level := slog.LevelInfo
 	if *debug {
@@ -132,8 +140,11 @@ func serve(ctx context.Context, args []string) error {
 			}
 			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
 		},
-		LobbyStream: hub.ServeLobby,
-		Accounts:    accounts,
+		LobbyStream:    hub.ServeLobby,
+		Accounts:       accounts,
+		TrustedOrigins: trustedOrigins,
+		TrustedProxies: trusted,
+		SecureCookies:  *secureCookies,
 	}))
 	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts,
 		Standings: accounts})

@@ -299,6 +299,7 @@ func TestServeRefusesBadFlags(t *testing.T) {
 	tests := [][]string{
 		{"--trusted-proxies", "example.com"},
 		{"--trusted-proxies", "10.0.0.0/8,10.0.0.0/40"},
+		{"--trusted-origins", "game.example"},
 		{"--shutdown-http", "0s"},
 		{"--shutdown-tables", "-1s"},
 		{"--speed", "0"},
