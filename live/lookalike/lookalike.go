@@ -3,10 +3,10 @@
 // (section 4), what it looks like whatever characters it is written in;
 // whether it mixes scripts beyond the Moderately Restrictive level
 // (section 5.2); and the letters Unicode keeps for special writing. Its tables are
-// generated from Unicode's own data files (see gen and data/).
+// generated from Unicode's own data files (see gen and ucd/).
 package lookalike
 
-//go:generate go run ./gen -data data -o tables.go
+//go:generate go run ./gen -data ucd -o tables.go
 
 import (
 	"slices"
