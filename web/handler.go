@@ -60,6 +60,8 @@ type Config struct {
 	// Accounts signs people in and reads the leaderboard and the player
 	// pages; nil leaves everyone a guest.
 	Accounts Accounts
+	// Frames renders the streams' frames; nil makes one.
+	Frames *Frames
 }
 
 // Handler serves the browser pages.
@@ -72,6 +74,7 @@ type Handler struct {
 	now    func() time.Time
 
 	accounts Accounts
+	frames   *Frames
 
 	reviewCache reviewCache
 }
@@ -89,8 +92,11 @@ func New(cfg Config) *Handler {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	if cfg.Frames == nil {
+		cfg.Frames = NewFrames()
+	}
 	return &Handler{games: cfg.Games, log: cfg.Logger, assets: a, stream: cfg.Stream, lobby: cfg.LobbyStream, now: cfg.Now,
-		accounts: cfg.Accounts}
+		accounts: cfg.Accounts, frames: cfg.Frames}
 }
 
 // Assets are the handler's static files.

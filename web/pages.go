@@ -127,12 +127,12 @@ var frames = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(12 << 10
 // one SSE "frame" event. now is the time of rendering: the reveal's beats
 // and the clock are drawn relative to it. It does no I/O.
 func (h *Handler) RenderFrame(f live.Frame, now time.Time) ([]byte, error) {
-	data, _, err := h.renderFrame(f, now, nil)
+	data, _, err := renderFrame(f, now, nil)
 	return data, err
 }
 
 // renderFrame renders the frame's screen, its table's regions noted in cuts.
-func (h *Handler) renderFrame(f live.Frame, now time.Time, cuts *views.Cuts) ([]byte, *views.Table, error) {
+func renderFrame(f live.Frame, now time.Time, cuts *views.Cuts) ([]byte, *views.Table, error) {
 	w, t := screen(f, now)
 	buf := frames.Get().(*bytes.Buffer)
 	defer frames.Put(buf)
