@@ -75,6 +75,7 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 			}),
 		},
 		Lobby: func(ctx context.Context) (push.Event, error) { return pages.LobbyEvent(ctx) },
+		Ends:  map[string]bool{web.FormatHTML: true},
 	})
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger})
