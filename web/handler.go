@@ -107,6 +107,8 @@ func (h *Handler) Assets() *Assets { return h.assets }
 // whose Origin is another site's.
 func (h *Handler) Register(e *echo.Echo) {
 	e.GET(staticPrefix+"*", h.assets.serve)
+	e.GET("/favicon.ico", h.assets.serveFavicon)
+	e.GET("/manifest.webmanifest", h.assets.serveManifest)
 	e.GET("/games/:id/events", h.events)
 	e.GET("/lobby/events", h.lobbyEvents)
 
@@ -196,7 +198,8 @@ func (h *Handler) shell(c echo.Context, title, main string) views.Shell {
 	return views.Shell{
 		Title: title, Account: signedIn,
 		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
-			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")},
+			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js"),
+			Icon: h.assets.URL("icon.svg"), TouchIcon: h.assets.URL("icon-180.png")},
 		CSRF: csrfToken(c),
 		Main: main,
 	}

@@ -152,7 +152,7 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	t.Seats = seatStrip(f, nm, now)
 	t.Horseshoe = len(t.Seats) >= 5
 	t.Middle = middleModel(v, nm, now)
-	t.Hand = handModel(g.ID, v)
+	t.Hand = handModel(g.ID, v, now)
 	t.Dock, t.Teach = dockModel(g, v, nm)
 	t.Reveal = revealModel(v, nm, now)
 	if v.Phase == engine.PhaseOver {
@@ -176,10 +176,6 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 	for _, d := range v.Deciding {
 		deciding[d.Seat] = d.Think
 	}
-	var before map[int]string
-	if v.Reveal != nil {
-		before = countsBeforeSweep(v)
-	}
 	cells := make([]views.SeatCell, 0, n)
 	for k := range n {
 		seat := (first + k) % n
@@ -193,9 +189,19 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 		if c.You {
 			c.Name = "You"
 		}
+		// The table's count, or your own exactly; held still in a reveal
+		// until the sweep lands.
 		c.Count = sv.Hand.String()
-		c.Before = before[seat]
-		c.Sweep = sweep(v, now)
+		if c.You {
+			c.Count = strconv.Itoa(len(v.Hand))
+		}
+		if r := v.Reveal; r != nil && seat < len(r.Counts) {
+			c.Before = r.Counts[seat].String()
+			if c.You {
+				c.Before = strconv.Itoa(len(handBeforeSweep(v)))
+			}
+			c.Sweep = r.Lands.Sub(now).Seconds()
+		}
 		_, c.Turn = deciding[seat]
 		c.Turn = c.Turn && v.Phase != engine.PhaseCall
 		c.Bubble = bubble(v, seat)
@@ -269,63 +275,13 @@ func bubble(v *engine.View, seat int) string {
 	return ""
 }
 
-// countsBeforeSweep are the counts the reveal holds still until the sweep
-// lands: the loser's hand before the pile came to it, where the table could
-// tell it.
-func countsBeforeSweep(v *engine.View) map[int]string {
-	r := v.Reveal
-	after := v.Seats[r.Loser].Hand
-	var was engine.Range
-	switch {
-	case v.Last != nil && r.Loser == v.Last.Seat:
-		was = v.Last.Sizes.Hand[1]
-	case r.Loser == v.Seat && r.Took.Exact():
-		was = engine.Seen(len(v.Hand)-r.Took.Lo, engine.HandKind)
-	default:
-		var ok bool
-		if was, ok = rangeBefore(after, r.Took); !ok {
-			return nil
-		}
+// handBeforeSweep is the seat's own hand as the page shows it: in a reveal
+// the loser's is still without the pile until the sweep lands.
+func handBeforeSweep(v *engine.View) []engine.Card {
+	if v.Reveal != nil && v.Reveal.Hand != nil {
+		return v.Reveal.Hand
 	}
-	return map[int]string{r.Loser: was.String()}
-}
-
-// sweep is when the reveal's sweep lands, in seconds from now.
-func sweep(v *engine.View, now time.Time) float64 {
-	if v.Reveal == nil {
-		return 0
-	}
-	for _, b := range v.Reveal.Beats {
-		if b.Cue == engine.CueTake {
-			return b.At.Add(engine.RevealBeats[engine.CueTake]).Sub(now).Seconds()
-		}
-	}
-	return 0
-}
-
-// rangeBefore is how a hand that now looks like after looked before it took
-// a pile that looked like took, when every possibility looks the same.
-func rangeBefore(after, took engine.Range) (engine.Range, bool) {
-	const most = 2 * 52
-	hiA, hiT := after.Hi, took.Hi
-	if hiA == engine.Open {
-		hiA = most
-	}
-	if hiT == engine.Open {
-		hiT = most
-	}
-	var seen engine.Range
-	found := false
-	for n := after.Lo; n <= hiA; n++ {
-		for k := took.Lo; k <= hiT && k <= n; k++ {
-			r := engine.Seen(n-k, engine.HandKind)
-			if found && r != seen {
-				return engine.Range{}, false
-			}
-			seen, found = r, true
-		}
-	}
-	return seen, found
+	return v.Hand
 }
 
 // middleModel is the middle of the table: the rank on the table, the pile,
@@ -354,9 +310,9 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 			m.Claim = nm.name(l.Caller) + " called " + whose + " " + count(l.Rank, l.Claim)
 			m.Sizes = ""
 		}
-		if v.Phase == engine.PhaseReveal {
+		if v.Reveal != nil {
 			m.PileBefore = pileWords(l.Sizes.Pile[1])
-			m.Sweep = sweep(v, now)
+			m.Sweep = v.Reveal.Lands.Sub(now).Seconds()
 		}
 	}
 	m.Doubt = v.Doubt
@@ -431,7 +387,7 @@ func cardModel(c engine.Card) views.Card {
 
 // handModel is the seat's hand with the cards the server would pick: those
 // of the rank on its turn, the suggestion in a hand-over.
-func handModel(game string, v *engine.View) views.Hand {
+func handModel(game string, v *engine.View, now time.Time) views.Hand {
 	h := views.Hand{Game: game, Spectator: v.Seat == engine.Spectator}
 	var picks []engine.Card
 	switch {
@@ -446,8 +402,9 @@ func handModel(game string, v *engine.View) views.Hand {
 		h.Selectable, h.PickKey = true, "give-"+strconv.Itoa(v.Plays)
 		picks = v.Give.Suggested
 	}
-	h.Cards = make([]views.Card, len(v.Hand))
-	for i, c := range v.Hand {
+	hand := handBeforeSweep(v)
+	h.Cards = make([]views.Card, len(hand))
+	for i, c := range hand {
 		h.Cards[i] = cardModel(c)
 		h.Cards[i].Lit = c.Rank() == v.Rank
 		h.Cards[i].Picked = slices.Contains(picks, c)
@@ -455,8 +412,22 @@ func handModel(game string, v *engine.View) views.Hand {
 	switch {
 	case h.Spectator:
 		h.Empty = "You're watching: the hands stay hidden."
-	case len(v.Hand) == 0:
+	case len(hand) == 0:
 		h.Empty = "No cards left."
 	}
+	if r := v.Reveal; r != nil && r.Hand != nil {
+		// Taking the pile is done to you: said once the sweep lands.
+		took := len(v.Hand) - len(r.Hand)
+		h.Say = views.Say{Key: "took-" + strconv.Itoa(v.Last.No), At: r.Lands.Sub(now).Seconds(),
+			Text: "You take the pile: " + cardsCount(took) + " " + map[bool]string{true: "comes", false: "come"}[took == 1] + " to your hand."}
+	}
 	return h
+}
+
+// cardsCount is "1 card", "14 cards".
+func cardsCount(n int) string {
+	if n == 1 {
+		return "1 card"
+	}
+	return strconv.Itoa(n) + " cards"
 }

@@ -110,24 +110,6 @@ func TestHorseshoe(t *testing.T) {
 	}
 }
 
-func TestRangeBefore(t *testing.T) {
-	tests := []struct {
-		after, took engine.Range
-		want        string
-		ok          bool
-	}{
-		{engine.Range{Lo: 7, Hi: 7}, engine.Range{Lo: 3, Hi: 3}, "4", true},
-		{engine.Range{Lo: 9, Hi: 10}, engine.Range{Lo: 2, Hi: 2}, "", false}, // 7 or 8: can't tell
-		{engine.Range{Lo: 14, Hi: 17}, engine.Range{Lo: 1, Hi: 1}, "", false},
-	}
-	for _, tt := range tests {
-		got, ok := rangeBefore(tt.after, tt.took)
-		if ok != tt.ok || (ok && got.String() != tt.want) {
-			t.Errorf("rangeBefore(%v, %v): got %v %v, want %q %v", tt.after, tt.took, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestSneakHint(t *testing.T) {
 	s, _ := dealt(t, 4)
 	v := s.View(s.View(engine.Spectator).Turn)
