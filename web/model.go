@@ -35,8 +35,9 @@ func waitingModel(f live.Frame) views.Waiting {
 		Levels: levelChoices(),
 	}
 	seated, empty := 0, 0
+	nm := newNames(g.Seats, f.Seat)
 	for _, s := range g.Seats {
-		c := seatCell(s, f.Seat, g.Host)
+		c := seatCell(s, nm, g.Host)
 		c.Removable = isHost && s.Kind == live.SeatBot
 		w.Seats = append(w.Seats, c)
 		if s.Kind == live.SeatEmpty {
@@ -67,12 +68,12 @@ func waitingModel(f live.Frame) views.Waiting {
 }
 
 // seatCell is a seat as the waiting room and the strip show it.
-func seatCell(s live.SeatInfo, me, host int) views.SeatCell {
-	c := views.SeatCell{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), You: s.Seat == me, Host: s.Seat == host,
+func seatCell(s live.SeatInfo, nm names, host int) views.SeatCell {
+	c := views.SeatCell{Seat: s.Seat, Name: nm.of(s.Seat), Kind: string(s.Kind), You: s.Seat == nm.me, Host: s.Seat == host,
 		Away: s.Away, Covered: s.Covered}
 	if s.Bot != nil && s.Kind == live.SeatBot {
 		// A bot is known by its style; its level is the line under it.
-		c.Name, c.Style = capital(s.Bot.Style)+" bot", s.Bot.Level
+		c.Style = s.Bot.Level
 	}
 	return c
 }
@@ -105,23 +106,54 @@ func capital(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// names are the seats' display names by seat number, "you" for me.
+// names are the seats' names at a table as the pages say them, "You" for
+// me, each unique at the table: "Bold bot claims one 4" must say which.
 type names struct {
-	seats []live.SeatInfo
+	shown []string
 	me    int
+}
+
+// newNames names every seat: a person by their name, a bot by its style
+// ("Bold bot"). A name a seat before it already has takes a number ("Bold
+// bot 2"); the seats a bot covers for a person are named last, so a seat
+// handed to a bot mid-game gets a name no other seat has and nobody else's
+// name changes.
+func newNames(seats []live.SeatInfo, me int) names {
+	n := names{shown: make([]string, len(seats)), me: me}
+	taken := map[string]bool{}
+	for _, covered := range []bool{false, true} {
+		for i, s := range seats {
+			if s.Covered != covered || s.Kind == live.SeatEmpty {
+				continue
+			}
+			base := s.Name
+			if s.Kind == live.SeatBot && s.Bot != nil {
+				base = capital(s.Bot.Style) + " bot"
+			}
+			name := base
+			for k := 2; taken[strings.ToLower(name)]; k++ {
+				name = base + " " + strconv.Itoa(k)
+			}
+			taken[strings.ToLower(name)] = true
+			n.shown[i] = name
+		}
+	}
+	return n
+}
+
+// of is a seat's name at the table, even the viewer's own.
+func (n names) of(seat int) string {
+	if seat >= 0 && seat < len(n.shown) && n.shown[seat] != "" {
+		return n.shown[seat]
+	}
+	return "Someone"
 }
 
 func (n names) name(seat int) string {
 	if seat == n.me {
 		return "You"
 	}
-	if seat >= 0 && seat < len(n.seats) {
-		if s := n.seats[seat]; s.Kind == live.SeatBot && s.Bot != nil {
-			return capital(s.Bot.Style) + " bot"
-		}
-		return n.seats[seat].Name
-	}
-	return "Someone"
+	return n.of(seat)
 }
 
 // object is a name as the object of a sentence: "you" for me.
@@ -144,7 +176,7 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	v := f.View
 	g := f.Game
 	me := f.Seat
-	nm := names{seats: g.Seats, me: me}
+	nm := newNames(g.Seats, me)
 	t := views.Table{
 		Status: string(g.Status),
 		Bar:    views.Bar{Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
@@ -184,7 +216,7 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 		if seat < len(f.Game.Seats) {
 			info = f.Game.Seats[seat]
 		}
-		c := seatCell(info, f.Seat, f.Game.Host)
+		c := seatCell(info, nm, f.Game.Host)
 		c.Seat = seat
 		if c.You {
 			c.Name = "You"

@@ -69,7 +69,7 @@ func TestSeatStripFromYourLeft(t *testing.T) {
 		{engine.Spectator, []int{0, 1, 2, 3, 4, 5}},
 	}
 	for _, tt := range tests {
-		cells := seatStrip(frameOf(s, g, tt.seat), names{seats: g.Seats, me: tt.seat}, t0)
+		cells := seatStrip(frameOf(s, g, tt.seat), newNames(g.Seats, tt.seat), t0)
 		var got []int
 		for _, c := range cells {
 			got = append(got, c.Seat)
@@ -81,7 +81,7 @@ func TestSeatStripFromYourLeft(t *testing.T) {
 			t.Errorf("seat %d: the last cell is %+v, want the player", tt.seat, cells[len(cells)-1])
 		}
 	}
-	cells := seatStrip(frameOf(s, g, 0), names{seats: g.Seats, me: 0}, t0)
+	cells := seatStrip(frameOf(s, g, 0), newNames(g.Seats, 0), t0)
 	if c := cells[1]; c.Name != "Bold bot" || c.Style != "medium" || c.Count != "9-10" {
 		t.Errorf("a bot's cell: got name %q style %q count %q, want Bold bot, medium, 9-10", c.Name, c.Style, c.Count)
 	}
@@ -293,5 +293,29 @@ func TestFrameEventParts(t *testing.T) {
 	waiting := live.Frame{Game: live.Summary{ID: "abcd1234", Status: live.StatusOpen}, Revision: 1}
 	if ev, _, err := h.FrameEvent(waiting, t0); err != nil || ev.Parts != nil || ev.Shape != "" {
 		t.Errorf("the waiting room: got %d parts, shape %q, err %v; want it whole", len(ev.Parts), ev.Shape, err)
+	}
+}
+
+// TestNamesAtATableAreUnique: two bots of one style, a person who named
+// themselves after a bot and a person's seat handed to a bot of a style
+// another seat has are all told apart, and the seat handed over mid-game
+// takes the new name rather than renaming a seat that had one.
+func TestNamesAtATableAreUnique(t *testing.T) {
+	bot := func(seat int, style string) live.SeatInfo {
+		return live.SeatInfo{Seat: seat, Kind: live.SeatBot, Name: capital(style) + " bot (medium)", Bot: &live.BotSpec{Level: "medium", Style: style}}
+	}
+	covered := bot(0, "caller")
+	covered.Name, covered.Covered = "Ada", true
+	seats := []live.SeatInfo{covered, bot(1, "caller"), bot(2, "bold"), bot(3, "caller"),
+		{Seat: 4, Kind: live.SeatPerson, Name: "bold BOT"}, {Seat: 5, Kind: live.SeatEmpty}}
+	nm := newNames(seats, 4)
+	want := []string{"Caller bot 3", "Caller bot", "Bold bot", "Caller bot 2", "bold BOT 2", "Someone"}
+	for seat, w := range want {
+		if got := nm.of(seat); got != w {
+			t.Errorf("seat %d: got %q, want %q", seat, got, w)
+		}
+	}
+	if got := nm.name(4); got != "You" {
+		t.Errorf("the viewer's own seat: got %q, want You", got)
 	}
 }

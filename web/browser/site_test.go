@@ -97,6 +97,27 @@ func (s *site) serve() {
 	})
 }
 
+// down stops serving as a server that died would: every connection cut,
+// none taken.
+func (s *site) down() {
+	s.t.Helper()
+	if err := s.hs.Close(); err != nil {
+		s.t.Fatalf("taking the server down: %v", err)
+	}
+	s.serving.Wait()
+}
+
+// up serves again at the same address.
+func (s *site) up() {
+	s.t.Helper()
+	ln, err := net.Listen("tcp", s.ln.Addr().String())
+	if err != nil {
+		s.t.Fatalf("serving again at %s: %v", s.ln.Addr(), err)
+	}
+	s.ln = ln
+	s.serve()
+}
+
 // stopServing stops the HTTP server as `bullshit serve` does: the requests
 // in flight get their answers while the streams are ended (stopStreams),
 // and a connection still open after ctx is cut.

@@ -214,9 +214,9 @@
   // when the game starts (the seat's number may change: follow it afresh),
   // "over" when there is nothing more to come. Any other end is an outage:
   // the page says so until the stream is back.
-  var down = false;
+  var down = false, source = null;
   function streamOpened(e) {
-    var src = e.detail && e.detail.source;
+    var src = source = e.detail && e.detail.source;
     if (src && !src.__ends) {
       src.__ends = true;
       src.addEventListener('end', function (m) {
@@ -376,6 +376,10 @@
   document.addEventListener('htmx:sseOpen', streamOpened);
   document.addEventListener('htmx:sseError', streamFailed);
   window.addEventListener('offline', function () { if ($('#live[sse-connect]')) streamFailed(); });
+  // Back online with the stream still open, nothing was missed.
+  window.addEventListener('online', function () {
+    if (down && source && source.readyState === 1) streamOpened({ detail: { source: source } });
+  });
   document.addEventListener('DOMContentLoaded', function () {
     if (store.getItem('sort') === 'suit') document.documentElement.classList.add('by-suit');
     if (window.Idiomorph) {

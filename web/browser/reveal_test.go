@@ -1,0 +1,210 @@
+package browser
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+)
+
+// TestBrowserRevealHoldsTheCountsTillTheSweep plays reveals at real speed
+// (the table's clock at real time from the call to the end of the reveal)
+// and looks at the page while the verdict shows, a second before the sweep
+// lands: the person's hand must not hold the pile yet and no seat's count
+// may have moved (every count is the one the table saw before the call, the
+// person's own exactly). Once the sweep lands the hand holds the pile, every
+// count is the new one, and a person who took the pile is told how many
+// cards came, exactly. The person calls a play the test knows is the truth,
+// so they take the pile, and one it knows is a lie, so a bot does.
+func TestBrowserRevealHoldsTheCountsTillTheSweep(t *testing.T) {
+	ctx := testContext(t, 5*time.Minute)
+	s := newSite(t, fastSpeed)
+	b := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
+	id := createTable(b, tableSettings{name: "Ada", bots: 3, window: "6", sneak: "0"})
+	startGame(b)
+	p := &person{b: b, s: s, game: id, seat: 0}
+	// truth says whether the play being called on is the truth, from its
+	// player's own view (the test may peek).
+	truth := func(v engine.View) bool {
+		l := s.view(id, v.Last.Seat).Last
+		if l == nil || len(l.Cards) != l.Claim {
+			return false
+		}
+		for _, c := range l.Cards {
+			if c.Rank() != l.Rank {
+				return false
+			}
+		}
+		return true
+	}
+	took, gave := 0, 0 // reveals checked where the person took the pile, and where a bot did
+	p.callIf = func(v engine.View) bool {
+		call := (took == 0 && truth(v)) || (gave == 0 && !truth(v))
+		if call {
+			s.setSpeed(1) // the reveal plays in real seconds
+		}
+		return call
+	}
+	for !p.over() && (took == 0 || gave == 0) {
+		if err := ctx.Err(); err != nil {
+			t.Fatalf("the game ran out of time with %d reveals taken and %d given: %v", took, gave, err)
+		}
+		if !p.step() {
+			time.Sleep(10 * time.Millisecond)
+			continue
+		}
+		v := s.view(id, 0)
+		if v.Phase != engine.PhaseShout && v.Phase != engine.PhaseReveal {
+			s.setSpeed(fastSpeed)
+			continue
+		}
+		for v.Reveal == nil && v.Phase == engine.PhaseShout {
+			time.Sleep(5 * time.Millisecond)
+			v = s.view(id, 0)
+		}
+		if v.Reveal == nil {
+			s.setSpeed(fastSpeed)
+			continue
+		}
+		if checkReveal(t, b, s, id, v) {
+			took++
+		} else {
+			gave++
+		}
+		s.setSpeed(fastSpeed)
+	}
+	if took == 0 || gave == 0 {
+		t.Fatalf("reveals checked: %d where the person took the pile and %d where a bot did, want one of each", took, gave)
+	}
+}
+
+// revealMoment is what the page shows while a reveal's verdict is up.
+type revealMoment struct {
+	Hand   []string          `json:"hand"`
+	Counts map[string]string `json:"counts"`
+	Notice string            `json:"notice"`
+}
+
+// checkReveal checks one reveal the person's page plays (v is the person's
+// view of it), and reports whether the person took the pile.
+func checkReveal(t *testing.T, b *browser, s *site, id string, v engine.View) bool {
+	t.Helper()
+	r := v.Reveal
+	mine := r.Loser == 0
+	before := v.Hand
+	if mine {
+		before = r.Hand
+	}
+	m := b.verdictMoment()
+	if m == nil {
+		t.Fatalf("play %d: the page never showed the verdict", v.Last.No)
+	}
+	if got, want := normCards(m.Hand), cardCodes(before); !slices.Equal(got, want) {
+		t.Errorf("play %d, the verdict shown, the sweep to come: the person's hand shows %v, want %v (without the pile)", v.Last.No, got, want)
+	}
+	for seat := range v.Seats {
+		want := r.Counts[seat].String()
+		if seat == 0 {
+			want = strconv.Itoa(len(before))
+		}
+		if got := m.Counts[strconv.Itoa(seat)]; got != want {
+			t.Errorf("play %d, the verdict shown, the sweep to come: seat %d's count shows %q, want %q (as before the call)", v.Last.No, seat, got, want)
+		}
+	}
+	if m.Notice != "" {
+		t.Errorf("play %d: the page said %q before the sweep landed", v.Last.No, m.Notice)
+	}
+	// The sweep lands as the reveal ends.
+	for s.view(id, 0).Phase == engine.PhaseReveal {
+		time.Sleep(10 * time.Millisecond)
+	}
+	after := s.view(id, 0)
+	(&person{b: b, s: s, game: id, seat: 0}).waitHand()
+	b.wait("the counts after the sweep", fmt.Sprintf(`(() => {
+		const want = %s;
+		return [...document.querySelectorAll('#seats .seat[data-seat]')].every(el =>
+			el.querySelector('.count').innerText.replace('cards:', '').trim() === want[el.dataset.seat]);
+	})()`, countsJSON(after)))
+	if mine {
+		n := len(after.Hand) - len(before)
+		want := fmt.Sprintf("You take the pile: %d cards come to your hand.", n)
+		if n == 1 {
+			want = "You take the pile: 1 card comes to your hand."
+		}
+		b.wait("the pile taken said", fmt.Sprintf(`(() => { const el = document.querySelector('#notice');
+			return !!el && !el.hidden && el.textContent === %s; })()`, jsString(want)))
+	}
+	return mine
+}
+
+// verdictMoment waits in the page for the reveal's verdict to show and
+// reads the hand and the counts at that moment (nil if it never shows).
+func (b *browser) verdictMoment() *revealMoment {
+	b.t.Helper()
+	js := `new Promise(resolve => {
+		const look = () => {
+			const v = document.querySelector('#reveal .beat-verdict');
+			if (!v || getComputedStyle(v).opacity !== '1') return false;
+			const notice = document.querySelector('#notice');
+			resolve(JSON.stringify({
+				hand: [...document.querySelectorAll('#hand input[name=card]')].map(el => el.value),
+				counts: Object.fromEntries([...document.querySelectorAll('#seats .seat[data-seat]')].map(el =>
+					[el.dataset.seat, el.querySelector('.count').innerText.replace('cards:', '').trim()])),
+				notice: notice && !notice.hidden ? notice.textContent : '',
+			}));
+			return true;
+		};
+		const every = setInterval(() => { if (look()) clearInterval(every); }, 5);
+		setTimeout(() => { clearInterval(every); resolve(''); }, 8000);
+	})`
+	raw := eval[string](b, js)
+	if raw == "" {
+		return nil
+	}
+	var m revealMoment
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		b.t.Fatalf("reading the page at the verdict: %v", err)
+	}
+	return &m
+}
+
+// countsJSON is every seat's count as the person's page should show it,
+// their own exactly, as a JavaScript object by seat.
+func countsJSON(v engine.View) string {
+	want := map[string]string{}
+	for _, sv := range v.Seats {
+		want[strconv.Itoa(sv.Seat)] = sv.Hand.String()
+	}
+	want[strconv.Itoa(v.Seat)] = strconv.Itoa(len(v.Hand))
+	b, _ := json.Marshal(want)
+	return string(b)
+}
+
+// normCards are the page's card codes as the engine writes them, sorted.
+func normCards(codes []string) []string {
+	out := make([]string, 0, len(codes))
+	for _, c := range codes {
+		c = strings.ToUpper(c)
+		if strings.HasPrefix(c, "10") {
+			c = "T" + c[2:]
+		}
+		out = append(out, c)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// cardCodes are the cards' codes, sorted.
+func cardCodes(cards []engine.Card) []string {
+	out := make([]string, 0, len(cards))
+	for _, c := range cards {
+		out = append(out, c.String())
+	}
+	slices.Sort(out)
+	return out
+}
