@@ -160,10 +160,15 @@ func (b *browser) verdictMoment() *revealMoment {
 			return true;
 		};
 		const every = setInterval(() => { if (look()) clearInterval(every); }, 5);
-		setTimeout(() => { clearInterval(every); resolve(''); }, 8000);
+		setTimeout(() => {
+			clearInterval(every);
+			const v = document.querySelector('#reveal .beat-verdict');
+			resolve('never: ' + (v ? getComputedStyle(v).opacity + ' ' + document.querySelector('#reveal').innerHTML.slice(0, 300) : 'no verdict'));
+		}, 8000);
 	})`
 	raw := eval[string](b, js)
-	if raw == "" {
+	if strings.HasPrefix(raw, "never: ") {
+		b.t.Logf("the verdict %s", raw)
 		return nil
 	}
 	var m revealMoment

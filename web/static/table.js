@@ -12,7 +12,7 @@
   var late = 0; // how much later than usual the event being applied came, ms
   var started = {}; // timed elements already set going, by id
   var hinting = false, hintAgain = false; // a hint asked and not answered; asked again meanwhile
-  var focusKept = null; // where the focus was in the hand or the dock when a swap began
+  var focusKept = null; // where in the hand or the dock the focus last was
   var store = window.localStorage || { getItem: function () { return null; }, setItem: function () {} };
 
   function $(sel) { return document.querySelector(sel); }
@@ -59,6 +59,15 @@
     }
     hinting = true;
     htmx.trigger(h, 'change');
+  }
+
+  // A hint answered after the turn moved on has no claim button to put
+  // its words on: it is dropped.
+  function hintArrives(e) {
+    var d = e.detail || {};
+    var path = (d.requestConfig && d.requestConfig.path) || (d.pathInfo && d.pathInfo.requestPath) || '';
+    var claim = $('#claim');
+    if (path.indexOf('/hint') >= 0 && (!claim || claim.disabled)) d.shouldSwap = false;
   }
 
   function hintAnswered(e) {
@@ -114,14 +123,14 @@
     sorted.forEach(function (el) { move(el, null); });
   }
 
-  // noteFocus remembers, as a swap begins, where in the hand or the dock the
-  // focus is; keepFocus puts it back near there if the swap took it away
-  // (the card was played, the button went): never to the page's top.
-  function noteFocus() {
-    var a = document.activeElement;
-    if (focusKept || !a || a === document.body) return;
-    var region = a.closest('#hand, #dock');
-    if (!region) return;
+  // noteFocus remembers where in the hand or the dock the focus last was
+  // (and forgets it when the person moves elsewhere); keepFocus puts it back
+  // near there when a swap took it away (the card was played, the button
+  // went): never to the page's top.
+  function noteFocus(e) {
+    var a = e.target;
+    var region = a && a.closest && a.closest('#hand, #dock');
+    if (!region) { focusKept = null; return; }
     var list = focusables(region);
     focusKept = { region: region.id, index: list.indexOf(a), value: a.value || '', id: a.id };
   }
@@ -132,7 +141,6 @@
 
   function keepFocus() {
     var k = focusKept;
-    focusKept = null;
     var a = document.activeElement;
     if (!k || (a && a !== document.body)) return;
     var region = document.getElementById(k.region);
@@ -143,8 +151,8 @@
     var list = focusables(region);
     var next = list[Math.min(Math.max(k.index, 0), list.length - 1)];
     if (next) { next.focus(); return; }
-    // Nothing to press there now: the region itself, so Tab goes on from it.
-    if (!region.hasAttribute('tabindex')) region.setAttribute('tabindex', '-1');
+    // Nothing to press there now: the region itself (it takes the focus,
+    // not Tab's), so Tab goes on from it.
     region.focus({ preventScroll: true });
   }
 
@@ -365,13 +373,13 @@
   document.addEventListener('keydown', readyAudio, true);
   document.addEventListener('visibilitychange', function () { if (!document.hidden) calm(); });
   document.addEventListener('htmx:load', sync);
-  document.addEventListener('htmx:beforeRequest', noteFocus);
-  document.addEventListener('htmx:beforeSwap', noteFocus);
-  document.addEventListener('htmx:oobBeforeSwap', noteFocus);
+  document.addEventListener('focusin', noteFocus);
+  document.addEventListener('pointerdown', function (e) { if (!e.target.closest('#hand, #dock')) focusKept = null; }, true);
+  document.addEventListener('htmx:beforeSwap', hintArrives);
   document.addEventListener('htmx:afterSettle', sync);
   document.addEventListener('htmx:oobAfterSwap', sync);
   document.addEventListener('htmx:afterRequest', hintAnswered);
-  document.addEventListener('htmx:sseBeforeMessage', function (e) { timeEvent(e); noteFocus(); });
+  document.addEventListener('htmx:sseBeforeMessage', timeEvent);
   document.addEventListener('htmx:sseMessage', function () { sync(); late = 0; });
   document.addEventListener('htmx:sseOpen', streamOpened);
   document.addEventListener('htmx:sseError', streamFailed);
