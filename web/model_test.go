@@ -319,3 +319,28 @@ func TestNamesAtATableAreUnique(t *testing.T) {
 		t.Errorf("the viewer's own seat: got %q, want You", got)
 	}
 }
+
+// TestDockAlertsTheMoveThatWaits: the dock names the move that waits for
+// the player, for a hidden tab to be told of: their turn and a hand-over
+// they owe, each with a key of its own; nothing while others move.
+func TestDockAlertsTheMoveThatWaits(t *testing.T) {
+	g := live.Summary{ID: "abcdefgh", Seats: []live.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Ben"}, {Seat: 2, Name: "Cy"}}}
+	tests := []struct {
+		name string
+		v    engine.View
+		key  string
+	}{
+		{"the turn", engine.View{Seat: 0, Phase: engine.PhasePlay, Plays: 4, Rank: engine.Seven, MaxClaim: 4, Can: []engine.ActionKind{engine.ActPlay}}, "play-4"},
+		{"a hand-over", engine.View{Seat: 0, Phase: engine.PhaseGive, Plays: 9, Can: []engine.ActionKind{engine.ActGive},
+			Give: &engine.Give{Caller: 0, Seat: 2, Count: 1}}, "give-9"},
+		{"a call window", engine.View{Seat: 0, Phase: engine.PhaseCall, Plays: 5, Can: []engine.ActionKind{engine.ActCall, engine.ActPass},
+			Last: &engine.LastPlay{Seat: 1, Rank: engine.Seven, Claim: 1}}, ""},
+		{"someone else's turn", engine.View{Seat: 0, Phase: engine.PhasePlay, Plays: 6, Turn: 1}, ""},
+	}
+	for _, tt := range tests {
+		d, _ := dockModel(g, &tt.v, newNames(g.Seats, 0))
+		if d.Alert.Key != tt.key || (tt.key != "" && (d.Alert.Title == "" || d.Alert.Body == "")) {
+			t.Errorf("%s: got the alert %+v, want the key %q with words", tt.name, d.Alert, tt.key)
+		}
+	}
+}

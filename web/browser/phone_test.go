@@ -44,7 +44,21 @@ func untilTurn(t *testing.T, p *person) engine.View {
 			p.s.setSpeed(1)
 			if p.b.waitErr(`!document.querySelector('#claim').disabled`, 10*time.Second) != nil {
 				look(p.b, "no-turn")
-				p.b.t.Logf("the page: %.3000s", eval[string](p.b, `document.querySelector('#screen').outerHTML`))
+				var kinds []string
+				for _, r := range p.b.everything() {
+					if r.kind != "body" {
+						kinds = append(kinds, r.kind+" "+r.id+" "+r.url[len(p.b.base):])
+					}
+				}
+				p.b.mu.Lock()
+				var st []string
+				for _, x := range p.b.statuses {
+					if strings.Contains(x.url, "/events") {
+						st = append(st, fmt.Sprint(x.code))
+					}
+				}
+				p.b.mu.Unlock()
+				p.b.t.Logf("the events: %v; the streams' answers: %v; #live: %s", kinds, st, eval[string](p.b, `document.querySelector('#live').outerHTML`))
 			}
 			p.b.wait("the person's turn", fmt.Sprintf(`document.querySelector('#dock').dataset.no === %s && !document.querySelector('#claim').disabled`,
 				jsString(strconv.Itoa(v.Plays))))
