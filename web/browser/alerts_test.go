@@ -57,6 +57,7 @@ func TestBrowserHiddenTabIsToldItsTurn(t *testing.T) {
 
 	b.open("/options")
 	b.wait("the options", exists("#options"))
+	look(b, "options-390x844")
 	type sw struct {
 		Name    string
 		Checked bool
