@@ -451,15 +451,7 @@ func handModel(game string, v *engine.View, now time.Time) views.Hand {
 		// Taking the pile is done to you: said once the sweep lands.
 		took := len(v.Hand) - len(r.Hand)
 		h.Say = views.Say{Key: "took-" + strconv.Itoa(v.Last.No), At: r.Lands.Sub(now).Seconds(),
-			Text: "You take the pile: " + cardsCount(took) + " " + map[bool]string{true: "comes", false: "come"}[took == 1] + " to your hand."}
+			Text: "You take the pile: " + nOf(took, "card") + " " + map[bool]string{true: "comes", false: "come"}[took == 1] + " to your hand."}
 	}
 	return h
-}
-
-// cardsCount is "1 card", "14 cards".
-func cardsCount(n int) string {
-	if n == 1 {
-		return "1 card"
-	}
-	return strconv.Itoa(n) + " cards"
 }
