@@ -231,7 +231,7 @@ func (b *browser) onEvent(ev any) {
 			b.loads = append(b.loads, load{url: url, kind: kind, encoded: encoded, encodedBody: body, decodedBytes: len(res.Body)})
 			if err != nil {
 				// An answer with a body the browser kept, but can't give.
-				if b.ctx.Err() == nil && code == 200 && kind != network.ResourceTypeImage && kind != network.ResourceTypeFont {
+				if b.ctx.Err() == nil && code == 200 && kind != network.ResourceTypeImage && kind != network.ResourceTypeFont && !isAsset(url) {
 					b.received = append(b.received, received{url: url, kind: "unreadable", data: err.Error()})
 				}
 				return

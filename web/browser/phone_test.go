@@ -44,21 +44,7 @@ func untilTurn(t *testing.T, p *person) engine.View {
 			p.s.setSpeed(1)
 			if p.b.waitErr(`!document.querySelector('#claim').disabled`, 10*time.Second) != nil {
 				look(p.b, "no-turn")
-				var kinds []string
-				for _, r := range p.b.everything() {
-					if r.kind != "body" {
-						kinds = append(kinds, r.kind+" "+r.id+" "+r.url[len(p.b.base):])
-					}
-				}
-				p.b.mu.Lock()
-				var st []string
-				for _, x := range p.b.statuses {
-					if strings.Contains(x.url, "/events") {
-						st = append(st, fmt.Sprint(x.code))
-					}
-				}
-				p.b.mu.Unlock()
-				p.b.t.Logf("the events: %v; the streams' answers: %v; #live: %s", kinds, st, eval[string](p.b, `document.querySelector('#live').outerHTML`))
+				p.b.t.Logf("the person's turn doesn't show: %s", p.b.streamReport())
 			}
 			p.b.wait("the person's turn", fmt.Sprintf(`document.querySelector('#dock').dataset.no === %s && !document.querySelector('#claim').disabled`,
 				jsString(strconv.Itoa(v.Plays))))
@@ -276,4 +262,25 @@ func brokenWords(b *browser, sel string) string {
 // chromedpResize turns the browser's viewport to w by h, a touch phone's.
 func chromedpResize(b *browser, w, h int) error {
 	return chromedp.Do(b.ctx, chromedp.EmulateViewport(int64(w), int64(h), chromedp.EmulateScale(1), chromedp.EmulateMobile, chromedp.EmulateTouch))
+}
+
+// streamReport says what the page's event streams did, for a test that
+// waits in vain for a push: every event received and every stream's answer.
+func (b *browser) streamReport() string {
+	var kinds []string
+	for _, r := range b.everything() {
+		if r.kind != "body" {
+			kinds = append(kinds, r.kind+" "+r.id+" "+strings.TrimPrefix(r.url, b.base))
+		}
+	}
+	b.mu.Lock()
+	var answers []string
+	for _, x := range b.statuses {
+		if strings.Contains(x.url, "/events") {
+			answers = append(answers, fmt.Sprint(x.code)+" "+strings.TrimPrefix(x.url, b.base))
+		}
+	}
+	b.mu.Unlock()
+	return fmt.Sprintf("the events: %v; the streams' answers: %v; #live: %s", kinds, answers,
+		eval[string](b, `document.querySelector('#live').outerHTML`))
 }

@@ -19,6 +19,9 @@ func TestBrowserSaysWhenItReconnects(t *testing.T) {
 	// A stream cut and refused while the server is down, as the test
 	// intends.
 	b.expectConsole(`console.error: \[object Event\]`)
+	// A move sent on a connection the server cut is lost (htmx logs it),
+	// as after a real restart; the page says so.
+	b.expectConsole(`console.error: htmx:(sendError|afterRequest), \[object HTMLButtonElement\]`)
 	b.expectConsole(`net::ERR_(CONNECTION_REFUSED|CONNECTION_RESET|EMPTY_RESPONSE|INCOMPLETE_CHUNKED_ENCODING|INTERNET_DISCONNECTED|NETWORK_CHANGED)`)
 	id := createTable(b, tableSettings{name: "Ada", bots: 3, window: "10"})
 	startGame(b)

@@ -165,7 +165,10 @@
       said[key] = true;
       var text = el.getAttribute('data-say');
       var at = (parseFloat(el.getAttribute('data-say-at')) || 0) * 1000 - late;
-      setTimeout(function () { toast('#notice', text, 5000); }, Math.max(0, at));
+      setTimeout(function () {
+        toast('#notice', text, 5000);
+        $('#notice').setAttribute('data-key', key);
+      }, Math.max(0, at));
     });
   }
 
@@ -383,6 +386,11 @@
   document.addEventListener('htmx:sseMessage', function () { sync(); late = 0; });
   document.addEventListener('htmx:sseOpen', streamOpened);
   document.addEventListener('htmx:sseError', streamFailed);
+  // A move that never reached the server (the connection dropped) is said
+  // so, to be made again.
+  document.addEventListener('htmx:sendError', function () {
+    toast('#connection', 'That didn’t reach the server: try again.', 4000);
+  });
   window.addEventListener('offline', function () { if ($('#live[sse-connect]')) streamFailed(); });
   // Back online with the stream still open, nothing was missed.
   window.addEventListener('online', function () {
