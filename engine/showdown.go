@@ -76,6 +76,7 @@ func (s *State) showdown(caller int, together []int, start, now time.Time) {
 		t.Caught[last.Seat]++
 	}
 	took := Seen(len(s.pile), PileKind)
+	s.swept = append(s.swept[:0], s.hands[loser]...)
 	s.hands[loser] = append(s.hands[loser], s.pile...)
 	sortCards(s.hands[loser])
 	t.Pickups[loser]++

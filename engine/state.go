@@ -145,6 +145,9 @@ type State struct {
 	shout *shout
 	until time.Time // the end of the reveal or the hand-over
 	beats []Beat
+	// swept is the hand of the reveal's loser before the pile came to it:
+	// the table sees the pile reach it only once the sweep lands.
+	swept []Card
 	next  after
 	owed  int
 
@@ -339,6 +342,7 @@ func (s *State) Clone() *State {
 	}
 	c.out = slices.Clone(s.out)
 	c.beats = slices.Clone(s.beats)
+	c.swept = slices.Clone(s.swept)
 	c.tally = s.tally.clone()
 	c.sneaks = slices.Clone(s.sneaks)
 	c.result = slices.Clone(s.result)

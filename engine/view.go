@@ -85,10 +85,22 @@ type LastPlay struct {
 	Cards  []Card `json:"cards,omitempty"`
 }
 
-// Reveal is a called play being turned up, beat by beat.
+// Reveal is a called play being turned up, beat by beat. The pile is its
+// loser's from the call, but the table sees it reach their hand only when
+// the sweep lands: until then every screen shows Counts, and the loser
+// their own Hand.
 type Reveal struct {
 	Showdown
 	Beats []Beat `json:"beats"`
+	// Lands is when the sweep lands, at the end of the last beat under the
+	// game's own rules.
+	Lands time.Time `json:"lands"`
+	// Counts are the seats' hands as the table saw them before the sweep:
+	// the loser's without the pile.
+	Counts []Range `json:"counts"`
+	// Hand is the viewer's own hand before the sweep, for the loser only
+	// (every other hand is as it was).
+	Hand []Card `json:"hand,omitempty"`
 }
 
 // Give is a hand-over in progress. Suggested is for the caller only: the
@@ -195,7 +207,19 @@ func (s *State) ViewInto(seat int, v *View) {
 	if s.phase == PhaseReveal {
 		sd := *s.log[s.lastCalled()].showdown()
 		sd.Cards, sd.Together = slices.Clone(sd.Cards), slices.Clone(sd.Together)
-		v.Reveal = &Reveal{Showdown: sd, Beats: slices.Clone(s.beats)}
+		r := &Reveal{Showdown: sd, Beats: slices.Clone(s.beats), Counts: make([]Range, s.n)}
+		lasts, _ := s.rules.beatTimes()
+		if n := len(r.Beats); n > 0 {
+			r.Lands = r.Beats[n-1].At.Add(lasts[len(lasts)-1])
+		}
+		for i, sv := range seats {
+			r.Counts[i] = sv.Hand
+		}
+		r.Counts[sd.Loser] = Seen(len(s.swept), HandKind)
+		if seat == sd.Loser {
+			r.Hand = slices.Clone(s.swept)
+		}
+		v.Reveal = r
 	}
 	if s.phase == PhaseGive {
 		g := &Give{Caller: s.last.Caller, Seat: s.last.Seat, Count: s.owed}

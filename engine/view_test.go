@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestViewIntoMatchesView fills one reused view per seat (and one for a
@@ -113,4 +114,79 @@ func TestViewIntoLeavesNothingBehind(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRevealHoldsTheCountsUntilTheSweep: the pile is the loser's from the
+// call, but a reveal's view says what the table saw before it (every seat's
+// count, and the loser's own hand) and when the sweep lands, at the end of
+// the take beat under the game's own rules: here a version whose take beat
+// is longer than the current one's.
+func TestRevealHoldsTheCountsUntilTheSweep(t *testing.T) {
+	const version = 97
+	own := rulebook[CurrentRules].clone()
+	own.Version, own.timed = version, false
+	own.Beats[CueTake] = 2500 * time.Millisecond
+	rulebook[version] = &own
+	t.Cleanup(func() { delete(rulebook, version) })
+
+	rng := rand.New(rand.NewPCG(18, 18))
+	reveals, lost, ranged := 0, 0, 0
+	for g := 0; reveals < 400; g++ {
+		seats := MinSeats + g%(MaxSeats-MinSeats+1)
+		opts := randomOptions(rng, seats)
+		opts.Rules = version
+		d := newDriver(t, opts, uint64(5000+g))
+		before := make([]View, seats+1) // each seat's view, the spectator's last
+		revealed := -1                  // the play whose reveal was checked
+		d.play(t, func() {
+			for i := range before {
+				seat := i
+				if i == seats {
+					seat = Spectator
+				}
+				v := d.s.View(seat)
+				if r := v.Reveal; r != nil && v.Last.No != revealed {
+					if i == seats {
+						revealed = v.Last.No
+						reveals++
+					}
+					was := before[i]
+					for k := range seats {
+						if got, want := r.Counts[k], was.Seats[k].Hand; got != want {
+							t.Fatalf("game %d, play %d, seat %d's view: seat %d's count before the sweep: got %v, want %v (shown before the call)",
+								g, v.Last.No, seat, k, got, want)
+						}
+					}
+					if r.Counts[r.Loser] != v.Seats[r.Loser].Hand && i == seats {
+						ranged++
+					}
+					var take Beat
+					for _, b := range r.Beats {
+						if b.Cue == CueTake {
+							take = b
+						}
+					}
+					if want := take.At.Add(2500 * time.Millisecond); !r.Lands.Equal(want) {
+						t.Fatalf("game %d, play %d: the sweep lands at %v, want %v (the take beat's end under the game's rules)",
+							g, v.Last.No, r.Lands, want)
+					}
+					switch {
+					case seat == r.Loser:
+						lost++
+						if !slices.Equal(r.Hand, was.Hand) {
+							t.Fatalf("game %d, play %d: the loser's hand before the sweep: got %v, want %v", g, v.Last.No, r.Hand, was.Hand)
+						}
+					case r.Hand != nil:
+						t.Fatalf("game %d, play %d: seat %d, not the loser, is given a hand before the sweep: %v", g, v.Last.No, seat, r.Hand)
+					}
+				}
+				if v.Phase != PhaseReveal {
+					before[i] = v
+				}
+			}
+		})
+	}
+	if lost == 0 || ranged == 0 {
+		t.Errorf("got %d reveals seen by their loser and %d whose loser's count changed, want some of each", lost, ranged)
+	}
 }

@@ -176,7 +176,7 @@ func TestPages(t *testing.T) {
 			present("form#create"), present("form#join"), attrIs("input[name=bots]", "value", "3"), says(".kicker", "3 to 10 players"),
 			says(".setting .hint", "The most extra cards"), count("input[name=_csrf]", 0), present("#open-tables"),
 		}},
-		{"options", OptionsView(OptionsPage{Shell: shell, Assists: Assists{Pick: true}}), []check{count("[role=switch]", 3), count("[checked]", 1)}},
+		{"options", OptionsView(OptionsPage{Shell: shell, Assists: Assists{Pick: true, Sound: true}}), []check{count("[role=switch]", 7), count("[checked]", 2)}},
 		{"an error", ErrorView(ErrorPage{Shell: shell, Status: 404, Title: "Nothing here", Message: "There's no page at that address."}), []check{says("h1", "Nothing here")}},
 	})
 }

@@ -23,6 +23,9 @@ type Shell struct {
 // Assets are the static files' hashed URLs.
 type Assets struct {
 	CSS, HTMX, SSE, Morph, Table string
+	// Icon is the site's icon as SVG, TouchIcon as a PNG for a phone's
+	// home screen.
+	Icon, TouchIcon string
 }
 
 // Choice is one option of a setting.
@@ -194,6 +197,16 @@ type Hand struct {
 	CheckPicks bool
 	Empty      string
 	Spectator  bool
+	// Say is said to the player at a moment of the reveal: the pile they
+	// take, once the sweep lands.
+	Say Say
+}
+
+// Say is a line the page announces At seconds from the render, once per
+// Key.
+type Say struct {
+	Key, Text string
+	At        float64
 }
 
 // Move is one button of the dock.
@@ -219,6 +232,16 @@ type Dock struct {
 	// TakeSeat: a spectator of an open table sees a "Take a seat" button.
 	TakeSeat  bool
 	Spectator bool
+	// Alert is the move waiting for the player (their turn, a hand-over
+	// they owe), for the page to tell a player whose tab is hidden: its
+	// Key changes with every new one.
+	Alert Alert
+}
+
+// Alert is a move waiting for the player, in a few words (the tab's title,
+// a notification's heading) and a sentence.
+type Alert struct {
+	Key, Title, Body string
 }
 
 // Sneak is the sneak switch: how many picked cards go under the claim.
@@ -273,6 +296,10 @@ type Page struct {
 // Assists are the three helpers, each on unless turned off.
 type Assists struct {
 	Light, Pick, Count bool
+	// Title, Sound, Vibrate and Notify tell a player whose tab is hidden
+	// that a move waits for them: in the tab's title, with a short sound,
+	// a vibration, a system notification (if the browser allows it).
+	Title, Sound, Vibrate, Notify bool
 }
 
 // OptionsPage is the options page.

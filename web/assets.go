@@ -35,6 +35,8 @@ type asset struct {
 type Assets struct {
 	byURL  map[string]*asset
 	byName map[string]*asset
+	// webManifest is the web app manifest, made once.
+	webManifest []byte
 }
 
 // staticPrefix is where the assets are served.
@@ -62,6 +64,9 @@ func loadAssets() (*Assets, error) {
 			return err
 		}
 		ctype := mime.TypeByExtension(path.Ext(name))
+		if path.Ext(name) == ".ico" {
+			ctype = "image/x-icon" // not in every system's MIME table
+		}
 		if ctype == "" {
 			ctype = "application/octet-stream"
 		}
@@ -72,6 +77,10 @@ func loadAssets() (*Assets, error) {
 		a.byName[name], a.byURL[x.url] = x, x
 		return nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	a.webManifest, err = a.manifest()
 	return a, err
 }
 

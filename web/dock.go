@@ -40,6 +40,7 @@ func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 			}
 		}
 		d.Status = "Your turn: claim " + v.Rank.Name(true) + "."
+		d.Alert = views.Alert{Key: "play-" + strconv.Itoa(v.Plays), Title: "Your turn", Body: d.Status}
 		claim.Disabled = false
 		claim.Label = claimLabel(v.Rank, picked, 0)
 		d.Left, d.Right = sortBtn, claim
@@ -53,6 +54,7 @@ func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 		d.Right = &views.Move{ID: "call", Label: "Bullshit!", Key: "B", Action: "call", Big: true}
 	case can(engine.ActGive):
 		d.Status = fmt.Sprintf("Caught! Pick %s to hand %s.", cardsWord(v.Give.Count), nm.object(v.Give.Seat))
+		d.Alert = views.Alert{Key: "give-" + strconv.Itoa(v.Plays), Title: "Your hand-over", Body: d.Status}
 		d.Left = sortBtn
 		d.Right = &views.Move{ID: "give", Label: "Hand over", Key: "C", Action: "give"}
 		teach = "give"
@@ -146,7 +148,8 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 	}
 	took := r.Took.String()
 	if r.Loser == v.Seat {
-		m.Take = "You take the pile: " + took + " " + plural(r.Took, "card comes", "cards come") + " to your hand."
+		// The cards it brings are said once the sweep lands (the hand's Say).
+		m.Take = "The pile goes to you."
 	} else {
 		m.Take = nm.name(r.Loser) + " takes the pile: " + took + " " + plural(r.Took, "card", "cards") + "."
 	}

@@ -71,6 +71,8 @@ type Config struct {
 	// whatever the request says, for a server only ever reached over HTTPS.
 	TrustedProxies []netip.Prefix
 	SecureCookies  bool
+	// Frames renders the streams' frames; nil makes one.
+	Frames *Frames
 }
 
 // Handler serves the browser pages.
@@ -87,6 +89,7 @@ type Handler struct {
 
 	trusted       []netip.Prefix
 	secureCookies bool
+	frames   *Frames
 
 	reviewCache reviewCache
 }
@@ -111,8 +114,12 @@ func New(cfg Config) *Handler {
 			panic(fmt.Errorf("web: trusted origin: %w", err))
 		}
 	}
+	if cfg.Frames == nil {
+		cfg.Frames = NewFrames()
+	}
 	return &Handler{games: cfg.Games, log: cfg.Logger, assets: a, stream: cfg.Stream, lobby: cfg.LobbyStream, now: cfg.Now,
-		accounts: cfg.Accounts, origins: origins, trusted: slices.Clone(cfg.TrustedProxies), secureCookies: cfg.SecureCookies}
+		accounts: cfg.Accounts, origins: origins, trusted: slices.Clone(cfg.TrustedProxies), secureCookies: cfg.SecureCookies,
+		frames: cfg.Frames}
 }
 
 // Assets are the handler's static files.
@@ -124,6 +131,8 @@ func (h *Handler) Assets() *Assets { return h.assets }
 // refuses a cross-origin post (see crossOrigin).
 func (h *Handler) Register(e *echo.Echo, limits Limits) {
 	e.GET(staticPrefix+"*", h.assets.serve, limits.Requests)
+	e.GET("/favicon.ico", h.assets.serveFavicon, limits.Requests)
+	e.GET("/manifest.webmanifest", h.assets.serveManifest, limits.Requests)
 	e.GET("/games/:id/events", h.events, limits.Requests, api.CheckGameID, countStream(limits.Stream))
 	e.GET("/lobby/events", h.lobbyEvents, limits.Requests, countStream(limits.Stream))
 
@@ -170,7 +179,8 @@ func (h *Handler) shell(c echo.Context, title, main string) views.Shell {
 	return views.Shell{
 		Title: title, Account: signedIn,
 		Assets: views.Assets{CSS: h.assets.URL("site.css"), HTMX: h.assets.URL("htmx.min.js"), SSE: h.assets.URL("sse.js"),
-			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js")},
+			Morph: h.assets.URL("idiomorph-ext.min.js"), Table: h.assets.URL("table.js"),
+			Icon: h.assets.URL("icon.svg"), TouchIcon: h.assets.URL("icon-180.png")},
 		Main: main,
 	}
 }

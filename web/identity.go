@@ -22,6 +22,8 @@ const (
 	nameCookie = "name"
 	// assistsCookie lists the assists turned off.
 	assistsCookie = "assists_off"
+	// alertsCookie lists the alerts turned on, once any was changed.
+	alertsCookie = "alerts"
 )
 
 // seatAge is how long a browser keeps its seat: long enough to come back to

@@ -2,6 +2,7 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -64,10 +65,28 @@ func bucketWords(k engine.Kind) string {
 	return strings.Join(parts, ", ")
 }
 
-// readAssists reads the assists this browser turned off; all are on by
-// default.
+// alertSwitches are the ways a hidden tab says a move waits, by their
+// names in the form and the alerts cookie.
+var alertSwitches = []struct {
+	name string
+	on   func(a *views.Assists) *bool
+}{
+	{"title", func(a *views.Assists) *bool { return &a.Title }},
+	{"sound", func(a *views.Assists) *bool { return &a.Sound }},
+	{"vibrate", func(a *views.Assists) *bool { return &a.Vibrate }},
+	{"notify", func(a *views.Assists) *bool { return &a.Notify }},
+}
+
+// readAssists reads the assists this browser turned off (all are on by
+// default) and the alerts it has on (all but the sound by default).
 func readAssists(c echo.Context) views.Assists {
-	a := views.Assists{Light: true, Pick: true, Count: true}
+	a := views.Assists{Light: true, Pick: true, Count: true, Title: true, Vibrate: true, Notify: true}
+	if k, err := c.Cookie(alertsCookie); err == nil {
+		on := strings.Split(k.Value, ".")
+		for _, x := range alertSwitches {
+			*x.on(&a) = slices.Contains(on, x.name)
+		}
+	}
 	k, err := c.Cookie(assistsCookie)
 	if err != nil {
 		return a
@@ -94,6 +113,12 @@ func (h *Handler) optionsPage(c echo.Context) error {
 // server renders for this browser follows them.
 func (h *Handler) saveOptions(c echo.Context) error {
 	a := views.Assists{Light: c.FormValue("light") != "", Pick: c.FormValue("pick") != "", Count: c.FormValue("count") != ""}
+	var on []string
+	for _, x := range alertSwitches {
+		if *x.on(&a) = c.FormValue(x.name) != ""; *x.on(&a) {
+			on = append(on, x.name)
+		}
+	}
 	var off []string
 	for _, x := range []struct {
 		name string
@@ -103,7 +128,9 @@ func (h *Handler) saveOptions(c echo.Context) error {
 			off = append(off, x.name)
 		}
 	}
-	h.setCookie(c, &http.Cookie{Name: assistsCookie, Value: strings.Join(off, "."), Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds())})
+	for name, value := range map[string]string{assistsCookie: strings.Join(off, "."), alertsCookie: strings.Join(on, ".")} {
+		h.setCookie(c, &http.Cookie{Name: name, Value: value, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds())})
+	}
 	o := views.OptionsPage{Shell: h.shell(c, "Options · Bullshit", "options"), Assists: a, Saved: true}
 	return render(c, http.StatusOK, views.OptionsView(o))
 }

@@ -35,8 +35,9 @@ func waitingModel(f live.Frame) views.Waiting {
 		Levels: levelChoices(),
 	}
 	seated, empty := 0, 0
+	nm := newNames(g.Seats, f.Seat)
 	for _, s := range g.Seats {
-		c := seatCell(s, f.Seat, g.Host)
+		c := seatCell(s, nm, g.Host)
 		c.Removable = isHost && s.Kind == live.SeatBot
 		w.Seats = append(w.Seats, c)
 		if s.Kind == live.SeatEmpty {
@@ -67,12 +68,12 @@ func waitingModel(f live.Frame) views.Waiting {
 }
 
 // seatCell is a seat as the waiting room and the strip show it.
-func seatCell(s live.SeatInfo, me, host int) views.SeatCell {
-	c := views.SeatCell{Seat: s.Seat, Name: s.Name, Kind: string(s.Kind), You: s.Seat == me, Host: s.Seat == host,
+func seatCell(s live.SeatInfo, nm names, host int) views.SeatCell {
+	c := views.SeatCell{Seat: s.Seat, Name: nm.of(s.Seat), Kind: string(s.Kind), You: s.Seat == nm.me, Host: s.Seat == host,
 		Away: s.Away, Covered: s.Covered}
 	if s.Bot != nil && s.Kind == live.SeatBot {
 		// A bot is known by its style; its level is the line under it.
-		c.Name, c.Style = capital(s.Bot.Style)+" bot", s.Bot.Level
+		c.Style = s.Bot.Level
 	}
 	return c
 }
@@ -105,23 +106,54 @@ func capital(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// names are the seats' display names by seat number, "you" for me.
+// names are the seats' names at a table as the pages say them, "You" for
+// me, each unique at the table: "Bold bot claims one 4" must say which.
 type names struct {
-	seats []live.SeatInfo
+	shown []string
 	me    int
+}
+
+// newNames names every seat: a person by their name, a bot by its style
+// ("Bold bot"). A name a seat before it already has takes a number ("Bold
+// bot 2"); the seats a bot covers for a person are named last, so a seat
+// handed to a bot mid-game gets a name no other seat has and nobody else's
+// name changes.
+func newNames(seats []live.SeatInfo, me int) names {
+	n := names{shown: make([]string, len(seats)), me: me}
+	taken := map[string]bool{}
+	for _, covered := range []bool{false, true} {
+		for i, s := range seats {
+			if s.Covered != covered || s.Kind == live.SeatEmpty {
+				continue
+			}
+			base := s.Name
+			if s.Kind == live.SeatBot && s.Bot != nil {
+				base = capital(s.Bot.Style) + " bot"
+			}
+			name := base
+			for k := 2; taken[strings.ToLower(name)]; k++ {
+				name = base + " " + strconv.Itoa(k)
+			}
+			taken[strings.ToLower(name)] = true
+			n.shown[i] = name
+		}
+	}
+	return n
+}
+
+// of is a seat's name at the table, even the viewer's own.
+func (n names) of(seat int) string {
+	if seat >= 0 && seat < len(n.shown) && n.shown[seat] != "" {
+		return n.shown[seat]
+	}
+	return "Someone"
 }
 
 func (n names) name(seat int) string {
 	if seat == n.me {
 		return "You"
 	}
-	if seat >= 0 && seat < len(n.seats) {
-		if s := n.seats[seat]; s.Kind == live.SeatBot && s.Bot != nil {
-			return capital(s.Bot.Style) + " bot"
-		}
-		return n.seats[seat].Name
-	}
-	return "Someone"
+	return n.of(seat)
 }
 
 // object is a name as the object of a sentence: "you" for me.
@@ -144,7 +176,7 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	v := f.View
 	g := f.Game
 	me := f.Seat
-	nm := names{seats: g.Seats, me: me}
+	nm := newNames(g.Seats, me)
 	t := views.Table{
 		Status: string(g.Status),
 		Bar:    views.Bar{Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
@@ -152,7 +184,7 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	t.Seats = seatStrip(f, nm, now)
 	t.Horseshoe = len(t.Seats) >= 5
 	t.Middle = middleModel(v, nm, now)
-	t.Hand = handModel(g.ID, v)
+	t.Hand = handModel(g.ID, v, now)
 	t.Dock, t.Teach = dockModel(g, v, nm)
 	t.Reveal = revealModel(v, nm, now)
 	if v.Phase == engine.PhaseOver {
@@ -176,10 +208,6 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 	for _, d := range v.Deciding {
 		deciding[d.Seat] = d.Think
 	}
-	var before map[int]string
-	if v.Reveal != nil {
-		before = countsBeforeSweep(v)
-	}
 	cells := make([]views.SeatCell, 0, n)
 	for k := range n {
 		seat := (first + k) % n
@@ -188,14 +216,24 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 		if seat < len(f.Game.Seats) {
 			info = f.Game.Seats[seat]
 		}
-		c := seatCell(info, f.Seat, f.Game.Host)
+		c := seatCell(info, nm, f.Game.Host)
 		c.Seat = seat
 		if c.You {
 			c.Name = "You"
 		}
+		// The table's count, or your own exactly; held still in a reveal
+		// until the sweep lands.
 		c.Count = sv.Hand.String()
-		c.Before = before[seat]
-		c.Sweep = sweep(v, now)
+		if c.You {
+			c.Count = strconv.Itoa(len(v.Hand))
+		}
+		if r := v.Reveal; r != nil && seat < len(r.Counts) {
+			c.Before = r.Counts[seat].String()
+			if c.You {
+				c.Before = strconv.Itoa(len(handBeforeSweep(v)))
+			}
+			c.Sweep = r.Lands.Sub(now).Seconds()
+		}
 		_, c.Turn = deciding[seat]
 		c.Turn = c.Turn && v.Phase != engine.PhaseCall
 		c.Bubble = bubble(v, seat)
@@ -269,63 +307,13 @@ func bubble(v *engine.View, seat int) string {
 	return ""
 }
 
-// countsBeforeSweep are the counts the reveal holds still until the sweep
-// lands: the loser's hand before the pile came to it, where the table could
-// tell it.
-func countsBeforeSweep(v *engine.View) map[int]string {
-	r := v.Reveal
-	after := v.Seats[r.Loser].Hand
-	var was engine.Range
-	switch {
-	case v.Last != nil && r.Loser == v.Last.Seat:
-		was = v.Last.Sizes.Hand[1]
-	case r.Loser == v.Seat && r.Took.Exact():
-		was = engine.Seen(len(v.Hand)-r.Took.Lo, engine.HandKind)
-	default:
-		var ok bool
-		if was, ok = rangeBefore(after, r.Took); !ok {
-			return nil
-		}
+// handBeforeSweep is the seat's own hand as the page shows it: in a reveal
+// the loser's is still without the pile until the sweep lands.
+func handBeforeSweep(v *engine.View) []engine.Card {
+	if v.Reveal != nil && v.Reveal.Hand != nil {
+		return v.Reveal.Hand
 	}
-	return map[int]string{r.Loser: was.String()}
-}
-
-// sweep is when the reveal's sweep lands, in seconds from now.
-func sweep(v *engine.View, now time.Time) float64 {
-	if v.Reveal == nil {
-		return 0
-	}
-	for _, b := range v.Reveal.Beats {
-		if b.Cue == engine.CueTake {
-			return b.At.Add(engine.RevealBeats[engine.CueTake]).Sub(now).Seconds()
-		}
-	}
-	return 0
-}
-
-// rangeBefore is how a hand that now looks like after looked before it took
-// a pile that looked like took, when every possibility looks the same.
-func rangeBefore(after, took engine.Range) (engine.Range, bool) {
-	const most = 2 * 52
-	hiA, hiT := after.Hi, took.Hi
-	if hiA == engine.Open {
-		hiA = most
-	}
-	if hiT == engine.Open {
-		hiT = most
-	}
-	var seen engine.Range
-	found := false
-	for n := after.Lo; n <= hiA; n++ {
-		for k := took.Lo; k <= hiT && k <= n; k++ {
-			r := engine.Seen(n-k, engine.HandKind)
-			if found && r != seen {
-				return engine.Range{}, false
-			}
-			seen, found = r, true
-		}
-	}
-	return seen, found
+	return v.Hand
 }
 
 // middleModel is the middle of the table: the rank on the table, the pile,
@@ -354,9 +342,9 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 			m.Claim = nm.name(l.Caller) + " called " + whose + " " + count(l.Rank, l.Claim)
 			m.Sizes = ""
 		}
-		if v.Phase == engine.PhaseReveal {
+		if v.Reveal != nil {
 			m.PileBefore = pileWords(l.Sizes.Pile[1])
-			m.Sweep = sweep(v, now)
+			m.Sweep = v.Reveal.Lands.Sub(now).Seconds()
 		}
 	}
 	m.Doubt = v.Doubt
@@ -431,7 +419,7 @@ func cardModel(c engine.Card) views.Card {
 
 // handModel is the seat's hand with the cards the server would pick: those
 // of the rank on its turn, the suggestion in a hand-over.
-func handModel(game string, v *engine.View) views.Hand {
+func handModel(game string, v *engine.View, now time.Time) views.Hand {
 	h := views.Hand{Game: game, Spectator: v.Seat == engine.Spectator}
 	var picks []engine.Card
 	switch {
@@ -446,8 +434,9 @@ func handModel(game string, v *engine.View) views.Hand {
 		h.Selectable, h.PickKey = true, "give-"+strconv.Itoa(v.Plays)
 		picks = v.Give.Suggested
 	}
-	h.Cards = make([]views.Card, len(v.Hand))
-	for i, c := range v.Hand {
+	hand := handBeforeSweep(v)
+	h.Cards = make([]views.Card, len(hand))
+	for i, c := range hand {
 		h.Cards[i] = cardModel(c)
 		h.Cards[i].Lit = c.Rank() == v.Rank
 		h.Cards[i].Picked = slices.Contains(picks, c)
@@ -455,8 +444,14 @@ func handModel(game string, v *engine.View) views.Hand {
 	switch {
 	case h.Spectator:
 		h.Empty = "You're watching: the hands stay hidden."
-	case len(v.Hand) == 0:
+	case len(hand) == 0:
 		h.Empty = "No cards left."
+	}
+	if r := v.Reveal; r != nil && r.Hand != nil {
+		// Taking the pile is done to you: said once the sweep lands.
+		took := len(v.Hand) - len(r.Hand)
+		h.Say = views.Say{Key: "took-" + strconv.Itoa(v.Last.No), At: r.Lands.Sub(now).Seconds(),
+			Text: "You take the pile: " + nOf(took, "card") + " " + map[bool]string{true: "comes", false: "come"}[took == 1] + " to your hand."}
 	}
 	return h
 }

@@ -69,7 +69,7 @@ func TestSeatStripFromYourLeft(t *testing.T) {
 		{engine.Spectator, []int{0, 1, 2, 3, 4, 5}},
 	}
 	for _, tt := range tests {
-		cells := seatStrip(frameOf(s, g, tt.seat), names{seats: g.Seats, me: tt.seat}, t0)
+		cells := seatStrip(frameOf(s, g, tt.seat), newNames(g.Seats, tt.seat), t0)
 		var got []int
 		for _, c := range cells {
 			got = append(got, c.Seat)
@@ -81,7 +81,7 @@ func TestSeatStripFromYourLeft(t *testing.T) {
 			t.Errorf("seat %d: the last cell is %+v, want the player", tt.seat, cells[len(cells)-1])
 		}
 	}
-	cells := seatStrip(frameOf(s, g, 0), names{seats: g.Seats, me: 0}, t0)
+	cells := seatStrip(frameOf(s, g, 0), newNames(g.Seats, 0), t0)
 	if c := cells[1]; c.Name != "Bold bot" || c.Style != "medium" || c.Count != "9-10" {
 		t.Errorf("a bot's cell: got name %q style %q count %q, want Bold bot, medium, 9-10", c.Name, c.Style, c.Count)
 	}
@@ -106,24 +106,6 @@ func TestHorseshoe(t *testing.T) {
 		}
 		if c := cells[others]; c.Row != 0 {
 			t.Errorf("%d others: the player's own seat is placed at row %d, want none", others, c.Row)
-		}
-	}
-}
-
-func TestRangeBefore(t *testing.T) {
-	tests := []struct {
-		after, took engine.Range
-		want        string
-		ok          bool
-	}{
-		{engine.Range{Lo: 7, Hi: 7}, engine.Range{Lo: 3, Hi: 3}, "4", true},
-		{engine.Range{Lo: 9, Hi: 10}, engine.Range{Lo: 2, Hi: 2}, "", false}, // 7 or 8: can't tell
-		{engine.Range{Lo: 14, Hi: 17}, engine.Range{Lo: 1, Hi: 1}, "", false},
-	}
-	for _, tt := range tests {
-		got, ok := rangeBefore(tt.after, tt.took)
-		if ok != tt.ok || (ok && got.String() != tt.want) {
-			t.Errorf("rangeBefore(%v, %v): got %v %v, want %q %v", tt.after, tt.took, got, ok, tt.want, tt.ok)
 		}
 	}
 }
@@ -311,5 +293,54 @@ func TestFrameEventParts(t *testing.T) {
 	waiting := live.Frame{Game: live.Summary{ID: "abcd1234", Status: live.StatusOpen}, Revision: 1}
 	if ev, _, err := h.FrameEvent(waiting, t0); err != nil || ev.Parts != nil || ev.Shape != "" {
 		t.Errorf("the waiting room: got %d parts, shape %q, err %v; want it whole", len(ev.Parts), ev.Shape, err)
+	}
+}
+
+// TestNamesAtATableAreUnique: two bots of one style, a person who named
+// themselves after a bot and a person's seat handed to a bot of a style
+// another seat has are all told apart, and the seat handed over mid-game
+// takes the new name rather than renaming a seat that had one.
+func TestNamesAtATableAreUnique(t *testing.T) {
+	bot := func(seat int, style string) live.SeatInfo {
+		return live.SeatInfo{Seat: seat, Kind: live.SeatBot, Name: capital(style) + " bot (medium)", Bot: &live.BotSpec{Level: "medium", Style: style}}
+	}
+	covered := bot(0, "caller")
+	covered.Name, covered.Covered = "Ada", true
+	seats := []live.SeatInfo{covered, bot(1, "caller"), bot(2, "bold"), bot(3, "caller"),
+		{Seat: 4, Kind: live.SeatPerson, Name: "bold BOT"}, {Seat: 5, Kind: live.SeatEmpty}}
+	nm := newNames(seats, 4)
+	want := []string{"Caller bot 3", "Caller bot", "Bold bot", "Caller bot 2", "bold BOT 2", "Someone"}
+	for seat, w := range want {
+		if got := nm.of(seat); got != w {
+			t.Errorf("seat %d: got %q, want %q", seat, got, w)
+		}
+	}
+	if got := nm.name(4); got != "You" {
+		t.Errorf("the viewer's own seat: got %q, want You", got)
+	}
+}
+
+// TestDockAlertsTheMoveThatWaits: the dock names the move that waits for
+// the player, for a hidden tab to be told of: their turn and a hand-over
+// they owe, each with a key of its own; nothing while others move.
+func TestDockAlertsTheMoveThatWaits(t *testing.T) {
+	g := live.Summary{ID: "abcdefgh", Seats: []live.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Ben"}, {Seat: 2, Name: "Cy"}}}
+	tests := []struct {
+		name string
+		v    engine.View
+		key  string
+	}{
+		{"the turn", engine.View{Seat: 0, Phase: engine.PhasePlay, Plays: 4, Rank: engine.Seven, MaxClaim: 4, Can: []engine.ActionKind{engine.ActPlay}}, "play-4"},
+		{"a hand-over", engine.View{Seat: 0, Phase: engine.PhaseGive, Plays: 9, Can: []engine.ActionKind{engine.ActGive},
+			Give: &engine.Give{Caller: 0, Seat: 2, Count: 1}}, "give-9"},
+		{"a call window", engine.View{Seat: 0, Phase: engine.PhaseCall, Plays: 5, Can: []engine.ActionKind{engine.ActCall, engine.ActPass},
+			Last: &engine.LastPlay{Seat: 1, Rank: engine.Seven, Claim: 1}}, ""},
+		{"someone else's turn", engine.View{Seat: 0, Phase: engine.PhasePlay, Plays: 6, Turn: 1}, ""},
+	}
+	for _, tt := range tests {
+		d, _ := dockModel(g, &tt.v, newNames(g.Seats, 0))
+		if d.Alert.Key != tt.key || (tt.key != "" && (d.Alert.Title == "" || d.Alert.Body == "")) {
+			t.Errorf("%s: got the alert %+v, want the key %q with words", tt.name, d.Alert, tt.key)
+		}
 	}
 }

@@ -96,7 +96,7 @@ func TestOptionsKeepAssistsPerBrowser(t *testing.T) {
 	if has(pick, "checked") {
 		t.Error("the pick switch is still on")
 	}
-	if fresh := s.browser().get("/options"); attr(find(fresh.doc, func(n *htmlNode) bool { return n.Data == "html" }), "class") != "assist assist-light assist-pick assist-count" {
+	if fresh := s.browser().get("/options"); attr(find(fresh.doc, func(n *htmlNode) bool { return n.Data == "html" }), "class") != "assist assist-light assist-pick assist-count alert-title alert-vibrate alert-notify" {
 		t.Error("another browser's assists changed")
 	}
 }

@@ -127,12 +127,12 @@ var frames = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(12 << 10
 // one SSE "frame" event. now is the time of rendering: the reveal's beats
 // and the clock are drawn relative to it. It does no I/O.
 func (h *Handler) RenderFrame(f live.Frame, now time.Time) ([]byte, error) {
-	data, _, err := h.renderFrame(f, now, nil)
+	data, _, err := renderFrame(f, now, nil)
 	return data, err
 }
 
 // renderFrame renders the frame's screen, its table's regions noted in cuts.
-func (h *Handler) renderFrame(f live.Frame, now time.Time, cuts *views.Cuts) ([]byte, *views.Table, error) {
+func renderFrame(f live.Frame, now time.Time, cuts *views.Cuts) ([]byte, *views.Table, error) {
 	w, t := screen(f, now)
 	buf := frames.Get().(*bytes.Buffer)
 	defer frames.Put(buf)
@@ -236,14 +236,24 @@ func (h *Handler) move(kind engine.ActionKind) echo.HandlerFunc {
 			if !isRefusal(err) {
 				return err
 			}
-			// The refusal's own status: the page swaps every answer (see
-			// the htmx-config in the layout), so the message shows.
+			// A refusal is the player's to read in the status line, not a
+			// failure of the page: to htmx it answers 200 (a browser logs
+			// every 4xx as an error), the refusal's status in a header;
+			// anything else gets the refusal's own status.
 			code, _, msg := describe(err)
+			if c.Request().Header.Get("HX-Request") == "true" {
+				c.Response().Header().Set(refusedHeader, strconv.Itoa(code))
+				code = http.StatusOK
+			}
 			return h.answerFrame(c, ctx, id, seat, code, msg)
 		}
 		return h.answerFrame(c, ctx, id, seat, http.StatusOK, "")
 	}
 }
+
+// refusedHeader carries a refused move's status to htmx, which is answered
+// 200.
+const refusedHeader = "X-Refused"
 
 // action reads a move's form fields.
 func action(c echo.Context, kind engine.ActionKind, seat int) (engine.Action, error) {

@@ -210,16 +210,18 @@ func TestTrustedOriginMayPost(t *testing.T) {
 	}
 }
 
-// TestRefusedMoveSaysWhy: a move the engine refuses answers with its status
-// and the engine's own words in the status line, for htmx to swap in.
+// TestRefusedMoveSaysWhy: a move the engine refuses answers htmx with 200,
+// its status in X-Refused, and the engine's own words in the status line to
+// swap in: a browser logs every 4xx answer as a console error.
 func TestRefusedMoveSaysWhy(t *testing.T) {
 	s := newSite(t)
 	b := s.browser()
 	id := b.create("Ada", "3")
 	b.htmx(http.MethodPost, "/games/"+id+"/start", nil)
 	p := b.htmx(http.MethodPost, "/games/"+id+"/play", url.Values{"no": {"7"}, "card": {"AS"}})
-	if p.status != http.StatusConflict || attr(byID(p.doc, "screen"), "hx-swap-oob") != "morph" {
-		t.Fatalf("a stale play: got %d with screen %v, want 409 and the screen to morph", p.status, byID(p.doc, "screen") != nil)
+	if p.status != http.StatusOK || p.header.Get("X-Refused") != "409" || attr(byID(p.doc, "screen"), "hx-swap-oob") != "morph" {
+		t.Fatalf("a stale play: got %d (X-Refused %q) with screen %v, want 200, X-Refused 409 and the screen to morph",
+			p.status, p.header.Get("X-Refused"), byID(p.doc, "screen") != nil)
 	}
 	if got, want := text(byID(p.doc, "status")), "Too late: the table has moved on."; got != want {
 		t.Errorf("the status line: got %q, want the engine's %q", got, want)

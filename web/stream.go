@@ -20,9 +20,9 @@ const FormatHTML = "html"
 // The id is the revision and, after a dot, the moment of rendering in Unix
 // milliseconds: the page starts the animations timed from it as far on as
 // the event came later than events usually do. now is the tables' clock.
-func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
+func (fr *Frames) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
 	var cuts views.Cuts
-	data, t, err := h.renderFrame(f, now, &cuts)
+	data, t, err := renderFrame(f, now, &cuts)
 	if err != nil {
 		return push.Event{}, false, err
 	}

@@ -84,6 +84,12 @@ type Config struct {
 	WriteTimeout time.Duration
 	// Retry is how often events that could not be queued are tried again.
 	Retry time.Duration
+	// Ends are the formats whose clients are told why a stream ends by plan,
+	// in an "end" event before it closes: "again" when the game started
+	// (reconnect now, as the seat's number may have changed) and "over" when
+	// it is over (do not reconnect). A browser's EventSource would otherwise
+	// see an error, and reconnect after the final frame for ever.
+	Ends map[string]bool
 }
 
 // Hub sends every seat's frames to the clients watching it. Every connection
@@ -137,6 +143,7 @@ type stream struct {
 	beforeStart bool
 	missed      bool // the latest event couldn't be queued: try again
 	closing     bool // the game is over: end every subscriber after its final event
+	told        bool // the "end" event is queued, or the format has none
 	marked      bool // the end marker is queued
 	subs        int  // subscribers from attaching until the library lets go
 }
@@ -294,9 +301,22 @@ func (h *Hub) finish(name string, st *stream) {
 	if st.missed {
 		h.send(name, st)
 	}
-	if !st.missed {
+	if !st.missed && !st.told {
+		st.told = !h.cfg.Ends[st.format] || h.srv.TryPublish(name, endEvent(st.beforeStart && h.closed[st.game].IsZero()))
+	}
+	if !st.missed && st.told {
 		st.marked = h.srv.TryPublish(name, &sse.Event{})
 	}
+}
+
+// endEvent tells a client its stream ends by plan: to reconnect at once, or
+// that the game is over.
+func endEvent(again bool) *sse.Event {
+	why := "over"
+	if again {
+		why = "again"
+	}
+	return &sse.Event{Event: []byte("end"), Data: []byte(why)}
 }
 
 // remove drops a stream nobody is subscribed to. Called with h.mu held.
@@ -324,6 +344,7 @@ func (h *Hub) subscribed(name string, _ *sse.Subscriber) {
 	st.sent = Event{}
 	h.send(name, st)
 	if st.closing {
+		st.told = false // the newcomer is told too
 		h.finish(name, st)
 	}
 }
@@ -400,11 +421,11 @@ func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live
 		ev = Event{}
 	}
 	if f.Final {
-		return serveOnce(c, ev)
+		return serveOnce(c, ev, h.cfg.Ends[format])
 	}
 	name, err := h.attach(game, seat, format, ev, f.View == nil)
 	if err == errGameClosed {
-		return serveOnce(c, ev)
+		return serveOnce(c, ev, h.cfg.Ends[format])
 	}
 	if err != nil {
 		return err
@@ -458,8 +479,9 @@ func (h *Hub) run(c echo.Context, name string) error {
 	return nil
 }
 
-// serveOnce answers a finished game's stream with its final event alone.
-func serveOnce(c echo.Context, ev Event) error {
+// serveOnce answers a finished game's stream with its final event alone,
+// and, if told, the end event that says the game is over.
+func serveOnce(c echo.Context, ev Event, told bool) error {
 	hd := c.Response().Header()
 	hd.Set(echo.HeaderContentType, "text/event-stream")
 	hd.Set("Cache-Control", "no-cache")
@@ -475,6 +497,9 @@ func serveOnce(c echo.Context, ev Event) error {
 		b.WriteString("data: " + strings.TrimSuffix(line, "\n") + "\n")
 	}
 	b.WriteString("\n")
+	if told {
+		b.WriteString("event: end\ndata: over\n\n")
+	}
 	_, err := c.Response().Write([]byte(b.String()))
 	return err
 }

@@ -11,15 +11,10 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"bullshit/api"
-	"bullshit/api/push"
 	"bullshit/live"
-	"bullshit/players"
 	router "bullshit/server"
 	"bullshit/store"
 	"bullshit/web"
@@ -92,65 +87,20 @@ func serve(ctx context.Context, args []string) error {
 	defer st.Close()
 	logger.Info("store open", "dialect", st.Dialect())
 
-	// The tables and the streams outlive the signal: they are stopped in
-	// order below, after the requests in flight have had their answers.
 	var clock live.Clock = live.RealClock{}
 	if *speed != 1 {
 		clock = live.ScaledClock{Speed: *speed}
 		logger.Warn("the tables' clocks run fast", "speed", *speed)
 	}
-	// The pages render each seat's frames for the browsers' streams, once
-	// per change however many tabs follow the seat; the API's stay JSON.
-	// The pages read the tables, which publish as they load, so the hub is
-	// made first and renders nothing until the pages exist (no browser can
-	// be listening before the server is).
-	var pages atomic.Pointer[web.Handler]
-	html := push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
-		if p := pages.Load(); p != nil {
-			return p.FrameEvent(f, clock.Now())
-		}
-		return push.Event{}, false, nil
-	})
-	hub := push.New(push.Config{Logger: logger,
-		Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder, web.FormatHTML: html},
-		Lobby: func(ctx context.Context) (push.Event, error) {
-			if p := pages.Load(); p != nil {
-				return p.LobbyEvent(ctx)
-			}
-			return push.Event{}, errors.New("the pages are not up yet")
-		},
-	})
-	runCtx, stopRun := context.WithCancel(context.WithoutCancel(ctx))
-	defer stopRun()
-	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger})
+	// The tables and the streams outlive the signal: they are stopped in
+	// order below, after the requests in flight have had their answers.
+	site, err := router.Assemble(ctx, st, clock, logger, router.Settings{TrustedProxies: trusted,
+		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies})
 	if err != nil {
-		return fmt.Errorf("starting the tables: %w", err)
-	}
-	accounts, err := players.New(players.Config{Store: st, Logger: logger})
-	if err != nil {
-		_ = mgr.Close(context.Background())
 		return err
 	}
-	pages.Store(web.New(web.Config{Games: mgr, Logger: logger, Now: clock.Now,
-		Stream: func(c echo.Context, game string, seat int) error {
-			read := func() (live.Frame, error) { return mgr.Frame(c.Request().Context(), game, seat) }
-			f, err := read()
-			if err != nil {
-				return err
-			}
-			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
-		},
-		LobbyStream:    hub.ServeLobby,
-		Accounts:       accounts,
-		TrustedOrigins: trustedOrigins,
-		TrustedProxies: trusted,
-		SecureCookies:  *secureCookies,
-	}))
-	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: trusted, Players: accounts,
-		Standings: accounts})
-	handler := router.New(router.Config{API: apiServer, Web: pages.Load(), Logger: logger})
 	hs := &http.Server{
-		Handler:           handler,
+		Handler:           site.Handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      30 * time.Second,
@@ -159,15 +109,12 @@ func serve(ctx context.Context, args []string) error {
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		_ = mgr.Close(context.Background())
+		_ = site.Close(context.Background())
 		return err
 	}
 	logger.Info("listening", "addr", "http://"+ln.Addr().String())
 
 	var wg sync.WaitGroup
-	hubCtx, stopHub := context.WithCancel(runCtx)
-	wg.Go(func() { hub.Run(hubCtx) })
-	wg.Go(func() { removeExpiredSessions(hubCtx, accounts, logger) })
 	served := make(chan error, 1)
 	wg.Go(func() { served <- hs.Serve(ln) })
 
@@ -181,10 +128,10 @@ func serve(ctx context.Context, args []string) error {
 	// streams meanwhile (Shutdown would otherwise wait for them), then let
 	// the tables finish their writes, each in a budget of its own, so a
 	// client holding a request open can't eat the tables' time.
-	stopHTTP(hs, stopHub, *shutdownHTTP, logger)
+	stopHTTP(hs, site.StopStreams, *shutdownHTTP, logger)
 	tctx, cancel := context.WithTimeout(context.Background(), *shutdownTables)
 	defer cancel()
-	err = mgr.Close(tctx)
+	err = site.Close(tctx)
 	if err != nil {
 		logger.Error("the tables didn't finish their writes in time", "budget", *shutdownTables, "err", err)
 	}
@@ -194,28 +141,6 @@ func serve(ctx context.Context, args []string) error {
 	}
 	logger.Info("stopped")
 	return err
-}
-
-// sessionSweep is how often the sessions nobody came back to are deleted.
-const sessionSweep = time.Hour
-
-// removeExpiredSessions deletes expired sessions every sessionSweep until
-// ctx ends.
-func removeExpiredSessions(ctx context.Context, accounts *players.Service, logger *slog.Logger) {
-	t := time.NewTicker(sessionSweep)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			if n, err := accounts.RemoveExpired(ctx); err != nil {
-				logger.Warn("removing expired sessions failed", "err", err)
-			} else if n > 0 {
-				logger.Info("expired sessions removed", "sessions", n)
-			}
-		}
-	}
 }
 
 // stopHTTP stops the server taking requests and waits up to budget for those

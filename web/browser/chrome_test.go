@@ -14,13 +14,17 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -89,6 +93,10 @@ type browser struct {
 	loads    []load
 	statuses []status
 	streamed float64 // bytes received on event streams, as sent
+	// console are the errors the page's console showed (htmx's among
+	// them), and expected the patterns of those the test expects.
+	console  []string
+	expected []*regexp.Regexp
 }
 
 // status is one response's HTTP status.
@@ -102,6 +110,7 @@ type status struct {
 type received struct {
 	url, kind string // kind is "body" or the stream's event name
 	data      string
+	id        string // an event's id
 }
 
 // load is one finished request with the bytes it took on the wire.
@@ -142,6 +151,7 @@ func newBrowser(ctx context.Context, t *testing.T, base string, w, h int) *brows
 		urls: map[network.RequestID]string{}, types: map[network.RequestID]network.ResourceType{},
 		codes: map[network.RequestID]int{}}
 	t.Cleanup(func() {
+		b.checkConsole()
 		cancelTab()
 		cancelAlloc()
 		b.fetches.Wait()
@@ -184,8 +194,31 @@ func (b *browser) onEvent(ev any) {
 		b.mu.Unlock()
 	case *network.EventEventSourceMessageReceived:
 		b.mu.Lock()
-		b.received = append(b.received, received{url: b.urls[ev.RequestID], kind: ev.EventName, data: ev.Data})
+		b.received = append(b.received, received{url: b.urls[ev.RequestID], kind: ev.EventName, data: ev.Data, id: ev.EventID})
 		b.mu.Unlock()
+	case *runtime.EventConsoleAPICalled:
+		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
+			var parts []string
+			for _, a := range ev.Args {
+				if a.Value != nil {
+					parts = append(parts, strings.Trim(string(a.Value), `"`))
+				} else {
+					parts = append(parts, a.Description)
+				}
+			}
+			b.noteConsole("console." + string(ev.Type) + ": " + strings.Join(parts, " "))
+		}
+	case *runtime.EventExceptionThrown:
+		d := ev.ExceptionDetails
+		text := d.Text
+		if d.Exception != nil {
+			text += " " + d.Exception.Description
+		}
+		b.noteConsole("exception: " + text)
+	case *log.EventEntryAdded:
+		if ev.Entry.Level == log.EntryLevelError {
+			b.noteConsole("log (" + string(ev.Entry.Source) + "): " + ev.Entry.Text + " " + ev.Entry.URL)
+		}
 	case *network.EventLoadingFinished:
 		b.mu.Lock()
 		url, kind, code := b.urls[ev.RequestID], b.types[ev.RequestID], b.codes[ev.RequestID]
@@ -198,13 +231,51 @@ func (b *browser) onEvent(ev any) {
 			b.loads = append(b.loads, load{url: url, kind: kind, encoded: encoded, encodedBody: body, decodedBytes: len(res.Body)})
 			if err != nil {
 				// An answer with a body the browser kept, but can't give.
-				if b.ctx.Err() == nil && code == 200 && kind != network.ResourceTypeImage && kind != network.ResourceTypeFont {
+				if b.ctx.Err() == nil && code == 200 && kind != network.ResourceTypeImage && kind != network.ResourceTypeFont && !isAsset(url) {
 					b.received = append(b.received, received{url: url, kind: "unreadable", data: err.Error()})
 				}
 				return
 			}
 			b.received = append(b.received, received{url: url, kind: "body", data: string(res.Body)})
 		})
+	}
+}
+
+// noteConsole keeps an error the page's console showed.
+func (b *browser) noteConsole(text string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.console = append(b.console, text)
+}
+
+// expectConsole lets console errors matching pattern pass, for a test that
+// causes them (a server taken down, say).
+func (b *browser) expectConsole(pattern string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.expected = append(b.expected, regexp.MustCompile(pattern))
+}
+
+// consoleErrors are the console's errors that no expectConsole allowed.
+func (b *browser) consoleErrors() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, m := range b.console {
+		if !slices.ContainsFunc(b.expected, func(re *regexp.Regexp) bool { return re.MatchString(m) }) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// checkConsole fails the test on any console error it did not expect: an
+// exception, a console.error (htmx logs its errors so), a resource that
+// failed to load.
+func (b *browser) checkConsole() {
+	b.t.Helper()
+	if errs := b.consoleErrors(); len(errs) > 0 {
+		b.t.Errorf("the browser's console showed %d errors the test didn't expect:\n%s", len(errs), strings.Join(errs, "\n"))
 	}
 }
 

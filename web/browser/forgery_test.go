@@ -23,6 +23,9 @@ func TestBrowserRefusesForgedPosts(t *testing.T) {
 	ctx := testContext(t, 2*time.Minute)
 	s := newSite(t, personSpeed)
 	b := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
+	// The forged posts this test sends from the page are refused, as it
+	// wants.
+	b.expectConsole(`status of 403 \(Forbidden\) .*/games/[a-z0-9]+/play`)
 	id := createTable(b, tableSettings{name: "Ada", bots: 3, window: "10"})
 	startGame(b)
 	p := &person{b: b, s: s, game: id, seat: 0}

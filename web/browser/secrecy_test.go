@@ -151,7 +151,8 @@ func TestBrowserTwoSeatsShareTheTableNotTheirCards(t *testing.T) {
 }
 
 // comparePublic waits (briefly) for both pages to show the same public
-// state: the rank, the pile, the claim, the sizes and every seat's count.
+// state: the rank, the pile, the claim, the sizes and every bot's count
+// (each person's page shows their own count exactly).
 func comparePublic(t *testing.T, a, b *browser) {
 	t.Helper()
 	const state = `JSON.stringify({
@@ -159,7 +160,7 @@ func comparePublic(t *testing.T, a, b *browser) {
 		pile: (document.querySelector('#pile')||{}).innerText||'',
 		claim: (document.querySelector('#claim-line')||{}).innerText||'',
 		sizes: (document.querySelector('#sizes')||{}).innerText||'',
-		counts: [...document.querySelectorAll('#seats .seat[data-seat]')]
+		counts: [...document.querySelectorAll('#seats .seat[data-seat][data-bot]')]
 			.map(el => el.dataset.seat + ':' + ((el.querySelector('.count')||{}).innerText||'').trim()).sort(),
 	})`
 	var sa, sb string

@@ -7,31 +7,32 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
 	"bullshit/api"
-	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/players"
 	"bullshit/server"
 	"bullshit/store"
-	"bullshit/web"
 )
 
-// site is the whole server running in the test, as `bullshit serve` runs it:
-// SQLite in a temp folder, the real tables on a sped-up clock, the event
-// streams, and the one router serving pages and the API, on a loopback port.
+// site is the whole server running in the test, assembled as `bullshit
+// serve` assembles it (server.Assemble): SQLite in a temp folder, the real
+// tables on a sped-up clock, the push hub and its browser streams, and the
+// one router serving pages and the API, on a loopback port.
 type site struct {
 	t     *testing.T
 	base  string // http://127.0.0.1:port
 	mgr   *live.Manager
 	clock *dialClock
+
+	handler http.Handler
+	ln      net.Listener
+	hs      *http.Server
+	serving sync.WaitGroup
 }
 
 // The speeds the tests run the tables' clocks at. A fast game plays its bots'
@@ -41,9 +42,6 @@ const (
 	fastSpeed   = 20
 	personSpeed = 4
 )
-
-// formatHTML is the browsers' stream format.
-const formatHTML = "html"
 
 // newSite starts the server; it stops at the end of the test.
 func newSite(t *testing.T, speed float64) *site {
@@ -55,78 +53,84 @@ func newSite(t *testing.T, speed float64) *site {
 	}
 	logger := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	s := &site{t: t, clock: newDialClock(speed)}
-	// The pages render each seat's frames for the browsers' streams (the
-	// format "html"), as the server does; the API's streams stay JSON.
-	var pages *web.Handler
-	hub := push.New(push.Config{Logger: logger,
-		Formats: map[string]push.Encoder{
-			api.FormatJSON: api.JSONEncoder,
-			formatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
-				data, err := pages.RenderFrame(f, s.clock.Now())
-				return push.Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: data}, err == nil, err
-			}),
-		},
-		Lobby: func(ctx context.Context) (push.Event, error) {
-			data, err := pages.RenderLobby(ctx)
-			return push.Event{Name: "lobby", Data: data}, err
-		},
-	})
-	runCtx, stop := context.WithCancel(ctx)
-	s.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: s.clock, Logger: logger})
+	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
+	// Accounts hash passwords cheaply here; a session's cookie still
+	// expires by the browser's clock, the real one.
+	whole, err := server.Assemble(ctx, st, s.clock, logger, server.Settings{PerAddress: unlimited, PerToken: unlimited,
+		Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
 	if err != nil {
-		stop()
 		st.Close()
 		t.Fatal(err)
 	}
-	// Accounts, on the real clock as the server's: a session's cookie
-	// expires by the browser's clock.
-	accounts, err := players.New(players.Config{Store: st, Logger: logger,
-		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	s.mgr, s.handler = whole.Manager, whole.Handler
+	clockCtx, stopClock := context.WithCancel(ctx)
+	var ticking sync.WaitGroup
+	ticking.Go(func() { s.clock.run(clockCtx) })
+	s.ln, err = net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages = web.New(web.Config{Games: s.mgr, Logger: logger, Now: s.clock.Now, Accounts: accounts,
-		Stream: func(c echo.Context, game string, seat int) error {
-			read := func() (live.Frame, error) { return s.mgr.Frame(c.Request().Context(), game, seat) }
-			f, err := read()
-			if err != nil {
-				return err
-			}
-			return hub.Serve(c, game, seat, formatHTML, f, read)
-		},
-		LobbyStream: hub.ServeLobby,
-	})
-	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	handler := server.New(server.Config{API: api.New(api.Config{Games: s.mgr, Hub: hub, Logger: logger,
-		PerAddress: unlimited, PerToken: unlimited, Players: accounts, Standings: accounts}), Web: pages, Logger: logger})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.base = "http://" + ln.Addr().String()
-	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
-	var wg sync.WaitGroup
-	wg.Go(func() { s.clock.run(runCtx) })
-	wg.Go(func() { hub.Run(runCtx) })
-	wg.Go(func() {
-		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			t.Errorf("serving: %v", err)
-		}
-	})
+	s.base = "http://" + s.ln.Addr().String()
+	s.serve()
 	t.Cleanup(func() {
-		stop() // ends the streams, so the shutdown below doesn't wait for them
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if err := hs.Shutdown(sctx); err != nil {
-			_ = hs.Close()
-		}
-		wg.Wait()
-		if err := s.mgr.Close(sctx); err != nil {
+		s.stopServing(sctx, whole.StopStreams)
+		if err := whole.Close(sctx); err != nil {
 			t.Errorf("closing the tables: %v", err)
 		}
+		stopClock()
+		ticking.Wait()
 		st.Close()
 	})
 	return s
+}
+
+// serve serves the site on its listener.
+func (s *site) serve() {
+	s.hs = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	hs, ln := s.hs, s.ln
+	s.serving.Go(func() {
+		if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.t.Errorf("serving: %v", err)
+		}
+	})
+}
+
+// down stops serving as a server that died would: every connection cut,
+// none taken.
+func (s *site) down() {
+	s.t.Helper()
+	if err := s.hs.Close(); err != nil {
+		s.t.Fatalf("taking the server down: %v", err)
+	}
+	s.serving.Wait()
+}
+
+// up serves again at the same address.
+func (s *site) up() {
+	s.t.Helper()
+	ln, err := net.Listen("tcp", s.ln.Addr().String())
+	if err != nil {
+		s.t.Fatalf("serving again at %s: %v", s.ln.Addr(), err)
+	}
+	s.ln = ln
+	s.serve()
+}
+
+// stopServing stops the HTTP server as `bullshit serve` does: the requests
+// in flight get their answers while the streams are ended (stopStreams),
+// and a connection still open after ctx is cut.
+func (s *site) stopServing(ctx context.Context, stopStreams func()) {
+	shut := make(chan error, 1)
+	go func() { shut <- s.hs.Shutdown(ctx) }()
+	if stopStreams != nil {
+		stopStreams()
+	}
+	if err := <-shut; err != nil {
+		_ = s.hs.Close()
+	}
+	s.serving.Wait()
 }
 
 // setSpeed sets how many times faster than real time the tables' clock runs

@@ -1,15 +1,21 @@
 // The little the table needs beyond htmx: a push must never cost the player
 // what they are doing (the cards picked, the sneak switch, focus, scroll), the
-// sneak switch and the sort, the keys, the first-game tips and the clock said
-// aloud at two seconds. Every rule and every hint is the server's.
+// sneak switch and the sort, the keys, the first-game tips, the clock said
+// aloud at two seconds, the stream's planned ends and outages, and telling a
+// player whose tab is hidden that a move waits. Every rule and every hint is
+// the server's.
 (function () {
   'use strict';
   var applied = null; // the pick key whose picks were last applied
-  var said = {}; // clock bars whose two-second warning is set
+  var said = {}; // clock bars whose two-second warning is set, lines said
   var lags = []; // recent events' delays on the way, ms: arrival less rendering
   var late = 0; // how much later than usual the event being applied came, ms
   var started = {}; // timed elements already set going, by id
+  var hinting = false, hintAgain = false; // a hint asked and not answered; asked again meanwhile
+  var focusKept = null; // where in the hand or the dock the focus last was
   var store = window.localStorage || { getItem: function () { return null; }, setItem: function () {} };
+
+  function $(sel) { return document.querySelector(sel); }
 
   // A morph copies attributes from the new HTML: keep the player's own.
   function keepAttribute(attr, el) {
@@ -22,7 +28,12 @@
     return false;
   }
 
-  function $(sel) { return document.querySelector(sel); }
+  // The claim button's words are the hint's answer for the cards picked: a
+  // push of the same play leaves them be, so they need no asking again.
+  function keepNode(old, fresh) {
+    return old.id === 'claim' && old.hasAttribute('data-hint') && fresh.nodeType === 1 &&
+      !fresh.hasAttribute('disabled') && fresh.getAttribute('hx-vals') === old.getAttribute('hx-vals');
+  }
 
   function sneakInput() { var h = $('#hand'); return h && h.querySelector('input[name=sneak]'); }
 
@@ -35,9 +46,39 @@
     b.setAttribute('aria-label', 'Sneak ' + n + ' under the claim');
   }
 
-  function askHint() {
+  // askHint asks the server for the status line and the claim's words. One
+  // is asked at a time: asking again while one is out (the player changed
+  // something meanwhile) asks once more when it is answered; a push that
+  // merely finds the words missing waits for the answer on its way.
+  function askHint(changed) {
     var h = $('#hand');
-    if (h && h.classList.contains('selectable') && window.htmx) htmx.trigger(h, 'change');
+    if (!h || !h.classList.contains('selectable') || !window.htmx) return;
+    if (hinting) {
+      if (changed) hintAgain = true;
+      return;
+    }
+    hinting = true;
+    htmx.trigger(h, 'change');
+  }
+
+  // A hint answered after the turn moved on has no claim button to put
+  // its words on: it is dropped.
+  function hintArrives(e) {
+    var d = e.detail || {};
+    var path = (d.requestConfig && d.requestConfig.path) || (d.pathInfo && d.pathInfo.requestPath) || '';
+    var claim = $('#claim');
+    if (path.indexOf('/hint') >= 0 && (!claim || claim.disabled)) d.shouldSwap = false;
+  }
+
+  function hintAnswered(e) {
+    var d = e.detail || {};
+    var path = (d.requestConfig && d.requestConfig.path) || (d.pathInfo && d.pathInfo.requestPath) || '';
+    if (path.indexOf('/hint') < 0) return;
+    hinting = false;
+    if (hintAgain) {
+      hintAgain = false;
+      askHint(true);
+    }
   }
 
   // timeEvent notes how late a frame event comes. Its id is its revision
@@ -67,9 +108,85 @@
     });
   }
 
+  // sortCards puts the hand's cards in the order shown, by rank or by suit,
+  // in the document itself, so the Tab order is the order seen.
+  function sortCards() {
+    var box = $('#hand .cards');
+    if (!box) return;
+    var key = document.documentElement.classList.contains('by-suit') ? 'data-suit-order' : 'data-rank-order';
+    var cards = Array.prototype.slice.call(box.children);
+    var order = function (el) { return parseInt(el.getAttribute(key), 10) || 0; };
+    var sorted = cards.slice().sort(function (a, b) { return order(a) - order(b); });
+    if (sorted.every(function (el, i) { return el === cards[i]; })) return;
+    // moveBefore keeps a moved card's focus where the browser has it.
+    var move = box.moveBefore ? box.moveBefore.bind(box) : box.insertBefore.bind(box);
+    sorted.forEach(function (el) { move(el, null); });
+  }
+
+  // noteFocus remembers where in the hand or the dock the focus last was
+  // (and forgets it when the person moves elsewhere); keepFocus puts it back
+  // near there when a swap took it away (the card was played, the button
+  // went): never to the page's top.
+  function noteFocus(e) {
+    var a = e.target;
+    var region = a && a.closest && a.closest('#hand, #dock');
+    if (!region) { focusKept = null; return; }
+    var list = focusables(region);
+    focusKept = { region: region.id, index: list.indexOf(a), value: a.value || '', id: a.id };
+  }
+
+  function focusables(region) {
+    return Array.prototype.slice.call(region.querySelectorAll('input[name=card]:not([disabled]), button:not([disabled])'));
+  }
+
+  function keepFocus() {
+    var k = focusKept;
+    var a = document.activeElement;
+    if (!k || (a && a !== document.body)) return;
+    var region = document.getElementById(k.region);
+    if (!region) return;
+    var same = (k.id && document.getElementById(k.id)) ||
+      region.querySelector('input[name=card][value="' + k.value + '"]');
+    if (same && !same.disabled && region.contains(same)) { same.focus(); return; }
+    var list = focusables(region);
+    var next = list[Math.min(Math.max(k.index, 0), list.length - 1)];
+    if (next) { next.focus(); return; }
+    // Nothing to press there now: the region itself (it takes the focus,
+    // not Tab's), so Tab goes on from it.
+    region.focus({ preventScroll: true });
+  }
+
+  // sayAt announces the lines the server times (the pile you take, once the
+  // sweep lands), each once.
+  function sayAt() {
+    document.querySelectorAll('[data-say-key]').forEach(function (el) {
+      var key = el.getAttribute('data-say-key');
+      if (said[key]) return;
+      said[key] = true;
+      var text = el.getAttribute('data-say');
+      var at = (parseFloat(el.getAttribute('data-say-at')) || 0) * 1000 - late;
+      setTimeout(function () {
+        toast('#notice', text, 5000);
+        $('#notice').setAttribute('data-key', key);
+      }, Math.max(0, at));
+    });
+  }
+
+  var toastTimers = {};
+  function toast(sel, text, keep) {
+    var el = $(sel);
+    if (!el) return;
+    el.textContent = text;
+    el.hidden = false;
+    clearTimeout(toastTimers[sel]);
+    if (keep > 0) toastTimers[sel] = setTimeout(function () { el.hidden = true; el.textContent = ''; }, keep);
+  }
+
   // sync brings the page's own state into line after a load or a swap.
   function sync() {
     catchUp();
+    sortCards();
+    keepFocus();
     var h = $('#hand');
     if (h) {
       var key = h.getAttribute('data-pick-key') || '';
@@ -79,14 +196,16 @@
         h.querySelectorAll('input[name=card]').forEach(function (i) { i.checked = pick && i.hasAttribute('data-pick'); });
         var s = sneakInput();
         if (s) s.value = '0';
-        if (key !== '') askHint();
+        if (key !== '') askHint(true);
       } else {
         var claim = $('#claim');
         var mine = h.querySelector('input[name=card]:checked') || (sneakInput() && sneakInput().value !== '0');
-        if (claim && mine && !claim.hasAttribute('data-hint')) askHint();
+        if (claim && mine && !claim.hasAttribute('data-hint')) askHint(false);
       }
     }
     showSneak();
+    sayAt();
+    alertMove();
     document.querySelectorAll('.teach[data-teach]').forEach(function (t) {
       t.hidden = !!store.getItem('teach-' + t.getAttribute('data-teach'));
     });
@@ -102,6 +221,101 @@
     });
   }
 
+  // The stream. The server ends it by plan with an "end" event: "again"
+  // when the game starts (the seat's number may change: follow it afresh),
+  // "over" when there is nothing more to come. Any other end is an outage:
+  // the page says so until the stream is back.
+  var down = false, source = null;
+  function streamOpened(e) {
+    var src = source = e.detail && e.detail.source;
+    if (src && !src.__ends) {
+      src.__ends = true;
+      src.addEventListener('end', function (m) {
+        src.close();
+        if (m.data === 'again') follow();
+      });
+    }
+    if (down) {
+      down = false;
+      toast('#connection', 'Connected again.', 3000);
+    }
+  }
+
+  function streamFailed() {
+    down = true;
+    toast('#connection', 'Reconnecting…', 0);
+  }
+
+  // follow opens the page's stream anew on a fresh element.
+  function follow() {
+    var live = $('#live');
+    if (!live || !window.htmx) return;
+    var fresh = live.cloneNode(false);
+    live.parentNode.replaceChild(fresh, live);
+    htmx.process(fresh);
+  }
+
+  // Telling a player whose tab is hidden that a move waits: the title, a
+  // short sound made here, a vibration, a notification, each as Options
+  // says (classes on <html>), once per move.
+  var alerted = '', title = null, note = null, audio = null;
+  function alertMove() {
+    var d = $('#dock');
+    var key = (d && d.getAttribute('data-alert-key')) || '';
+    if (key === alerted) return;
+    alerted = key;
+    if (key === '') { calm(); return; }
+    if (!document.hidden) return;
+    var on = document.documentElement.classList, head = d.getAttribute('data-alert'), body = d.getAttribute('data-alert-body');
+    if (on.contains('alert-title')) {
+      if (title === null) title = document.title;
+      document.title = head + ' · ' + title;
+    }
+    if (on.contains('alert-sound')) chime();
+    if (on.contains('alert-vibrate') && navigator.vibrate) navigator.vibrate([120, 80, 120]);
+    if (on.contains('alert-notify') && window.Notification && Notification.permission === 'granted') {
+      try {
+        var icon = $('link[rel=icon][type="image/svg+xml"]');
+        note = new Notification(head, { body: body, tag: 'bullshit-move', icon: icon ? icon.href : undefined });
+        note.onclick = function () { window.focus(); calm(); };
+      } catch (err) {
+        note = null; // a phone's browser shows notifications from a service worker only
+      }
+    }
+  }
+
+  function calm() {
+    if (title !== null) { document.title = title; title = null; }
+    if (note) { note.close(); note = null; }
+  }
+
+  function chime() {
+    var A = window.AudioContext || window.webkitAudioContext;
+    if (!A) return;
+    if (!audio) audio = new A();
+    if (audio.state === 'suspended' && audio.resume) audio.resume();
+    var t = audio.currentTime;
+    [[0, 660], [0.16, 880]].forEach(function (n) {
+      var o = audio.createOscillator(), g = audio.createGain();
+      o.frequency.value = n[1];
+      g.gain.setValueAtTime(0.0001, t + n[0]);
+      g.gain.exponentialRampToValueAtTime(0.2, t + n[0] + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t + n[0] + 0.14);
+      o.connect(g);
+      g.connect(audio.destination);
+      o.start(t + n[0]);
+      o.stop(t + n[0] + 0.15);
+    });
+  }
+
+  // A browser lets a page make sound only after a gesture: the first one
+  // readies the audio for the hidden moment to come.
+  function readyAudio() {
+    var A = window.AudioContext || window.webkitAudioContext;
+    if (!A || audio || !document.documentElement.classList.contains('alert-sound')) return;
+    audio = new A();
+  }
+
   function taught(kind) {
     store.setItem('teach-' + kind, '1');
     document.querySelectorAll('.teach[data-teach="' + kind + '"]').forEach(function (t) { t.hidden = true; });
@@ -110,6 +324,7 @@
   function sortHand() {
     var on = document.documentElement.classList.toggle('by-suit');
     store.setItem('sort', on ? 'suit' : 'rank');
+    sortCards();
   }
 
   function cycleSneak() {
@@ -118,7 +333,7 @@
     var max = parseInt(b.getAttribute('data-max'), 10) || 0;
     i.value = String(((parseInt(i.value, 10) || 0) + 1) % (max + 1));
     showSneak();
-    askHint();
+    askHint(true);
   }
 
   document.addEventListener('click', function (e) {
@@ -135,6 +350,15 @@
     }
   });
 
+  // Turning notifications on in Options asks the browser's leave, as only a
+  // person's own click may.
+  document.addEventListener('change', function (e) {
+    var t = e.target;
+    if (t.name === 'notify' && t.checked && window.Notification && Notification.permission === 'default') {
+      Notification.requestPermission();
+    }
+  });
+
   // Single keys, shown on the buttons: C, S, B, G, O.
   document.addEventListener('keydown', function (e) {
     if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
@@ -148,16 +372,38 @@
     b.click();
   });
 
+  document.addEventListener('pointerdown', readyAudio, true);
+  document.addEventListener('keydown', readyAudio, true);
+  document.addEventListener('visibilitychange', function () { if (!document.hidden) calm(); });
   document.addEventListener('htmx:load', sync);
+  document.addEventListener('focusin', noteFocus);
+  document.addEventListener('pointerdown', function (e) { if (!e.target.closest('#hand, #dock')) focusKept = null; }, true);
+  document.addEventListener('htmx:beforeSwap', hintArrives);
   document.addEventListener('htmx:afterSettle', sync);
   document.addEventListener('htmx:oobAfterSwap', sync);
+  document.addEventListener('htmx:afterRequest', hintAnswered);
   document.addEventListener('htmx:sseBeforeMessage', timeEvent);
   document.addEventListener('htmx:sseMessage', function () { sync(); late = 0; });
+  document.addEventListener('htmx:sseOpen', streamOpened);
+  document.addEventListener('htmx:sseError', streamFailed);
+  // A move that never reached the server (the connection dropped) is said
+  // so, to be made again.
+  document.addEventListener('htmx:sendError', function () {
+    toast('#connection', 'That didn’t reach the server: try again.', 4000);
+  });
+  window.addEventListener('offline', function () { if ($('#live[sse-connect]')) streamFailed(); });
+  // Back online with the stream still open, nothing was missed.
+  window.addEventListener('online', function () {
+    if (down && source && source.readyState === 1) streamOpened({ detail: { source: source } });
+  });
   document.addEventListener('DOMContentLoaded', function () {
     if (store.getItem('sort') === 'suit') document.documentElement.classList.add('by-suit');
     if (window.Idiomorph) {
       Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (attr, el) {
         return keepAttribute(attr, el) ? false : undefined;
+      };
+      Idiomorph.defaults.callbacks.beforeNodeMorphed = function (old, fresh) {
+        return keepNode(old, fresh) ? false : undefined;
       };
     }
     sync();

@@ -1,0 +1,159 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"sync"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"bullshit/api"
+	"bullshit/api/push"
+	"bullshit/live"
+	"bullshit/players"
+	"bullshit/store"
+	"bullshit/web"
+)
+
+// Settings are the server's choices that differ from host to host, or in a
+// test. Zero fields take the defaults.
+type Settings struct {
+	// TrustedProxies are the proxies whose X-Forwarded-For is believed (see
+	// api.Config).
+	TrustedProxies []netip.Prefix
+	// PerAddress and PerToken are the API's request limits.
+	PerAddress, PerToken api.Rate
+	// TrustedOrigins and SecureCookies are the pages' (see web.Config).
+	TrustedOrigins []string
+	SecureCookies  bool
+	// Passwords are the password hash's costs; tests lower them.
+	Passwords players.Params
+}
+
+// Site is the whole server, put together once by Assemble: `bullshit serve`
+// serves it and the browser tests drive it.
+type Site struct {
+	// Handler is the one router: the API, the pages and their streams.
+	Handler http.Handler
+	// Manager runs the tables.
+	Manager *live.Manager
+	// Accounts signs people in.
+	Accounts *players.Service
+
+	hub        *push.Hub
+	stopWork   context.CancelFunc // ends the hub and the session sweep
+	stopTables context.CancelFunc // the tables' own context, after their Close
+	work       sync.WaitGroup
+	stopOnce   sync.Once
+}
+
+// Assemble builds the server on a store and a clock: the frame renderer, the
+// push hub that sends its frames, the tables that publish to the hub
+// (replaying every unfinished game), the accounts, the pages and the API,
+// and the router over them; and starts the hub and the hourly sweep of
+// expired sessions. The tables outlive ctx's cancellation: Close stops
+// everything, in order. The store stays the caller's, to close after Close.
+func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *slog.Logger, s Settings) (*Site, error) {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	if clock == nil {
+		clock = live.RealClock{}
+	}
+	// The browsers' frames are rendered once per seat per change however
+	// many tabs follow the seat; the API's stay JSON. The hub asks for the
+	// lobby's lists only once it runs or serves a stream, by which time the
+	// pages exist.
+	frames := web.NewFrames()
+	var pages *web.Handler
+	hub := push.New(push.Config{Logger: logger,
+		Formats: map[string]push.Encoder{
+			api.FormatJSON: api.JSONEncoder,
+			web.FormatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
+				return frames.FrameEvent(f, clock.Now())
+			}),
+		},
+		Lobby: func(ctx context.Context) (push.Event, error) { return pages.LobbyEvent(ctx) },
+		Ends:  map[string]bool{web.FormatHTML: true},
+	})
+	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
+	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger})
+	if err != nil {
+		stopTables()
+		return nil, fmt.Errorf("starting the tables: %w", err)
+	}
+	accounts, err := players.New(players.Config{Store: st, Logger: logger, Params: s.Passwords})
+	if err != nil {
+		_ = mgr.Close(context.Background())
+		stopTables()
+		return nil, err
+	}
+	pages = web.New(web.Config{Games: mgr, Logger: logger, Now: clock.Now, Frames: frames, Accounts: accounts,
+		Stream: func(c echo.Context, game string, seat int) error {
+			read := func() (live.Frame, error) { return mgr.Frame(c.Request().Context(), game, seat) }
+			f, err := read()
+			if err != nil {
+				return err
+			}
+			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
+		},
+		LobbyStream:    hub.ServeLobby,
+		TrustedOrigins: s.TrustedOrigins,
+		TrustedProxies: s.TrustedProxies,
+		SecureCookies:  s.SecureCookies,
+	})
+	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
+		PerAddress: s.PerAddress, PerToken: s.PerToken, Players: accounts, Standings: accounts})
+	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger}), Manager: mgr, Accounts: accounts,
+		hub: hub, stopTables: stopTables}
+	workCtx, stopWork := context.WithCancel(runCtx)
+	site.stopWork = stopWork
+	site.work.Go(func() { hub.Run(workCtx) })
+	site.work.Go(func() { removeExpiredSessions(workCtx, accounts, logger) })
+	return site, nil
+}
+
+// StopStreams ends every event stream and the background work. Call it as
+// the HTTP server shuts down, which would otherwise wait for the streams.
+func (s *Site) StopStreams() {
+	s.stopOnce.Do(func() {
+		s.stopWork()
+		s.work.Wait()
+	})
+}
+
+// Close stops the site in order: the streams and the background work (if
+// StopStreams hasn't), then the tables, which have until ctx ends to store
+// their last moves.
+func (s *Site) Close(ctx context.Context) error {
+	s.StopStreams()
+	err := s.Manager.Close(ctx)
+	s.stopTables()
+	return err
+}
+
+// sessionSweep is how often the sessions nobody came back to are deleted.
+const sessionSweep = time.Hour
+
+// removeExpiredSessions deletes expired sessions every sessionSweep until
+// ctx ends.
+func removeExpiredSessions(ctx context.Context, accounts *players.Service, logger *slog.Logger) {
+	t := time.NewTicker(sessionSweep)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if n, err := accounts.RemoveExpired(ctx); err != nil {
+				logger.Warn("removing expired sessions failed", "err", err)
+			} else if n > 0 {
+				logger.Info("expired sessions removed", "sessions", n)
+			}
+		}
+	}
+}

@@ -1,0 +1,24 @@
+package web
+
+import (
+	"time"
+
+	"bullshit/api/push"
+	"bullshit/live"
+)
+
+// Frames renders the seats' frames for the browsers' event streams. It needs
+// nothing of the pages or the tables, so the push hub that sends its events
+// is built with it first, the tables publishing to the hub next, and the
+// pages, which serve the hub's streams, last: the server is put together in
+// that order with no reference left to fill in afterwards.
+type Frames struct{}
+
+// NewFrames makes the frame renderer.
+func NewFrames() *Frames { return &Frames{} }
+
+// FrameEvent is the frame renderer's event for f (see Frames.FrameEvent),
+// for the pages' own tests and the load test.
+func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
+	return h.frames.FrameEvent(f, now)
+}
