@@ -89,7 +89,7 @@ type Handler struct {
 
 	trusted       []netip.Prefix
 	secureCookies bool
-	frames   *Frames
+	frames        *Frames
 
 	reviewCache reviewCache
 }
