@@ -61,7 +61,7 @@ func Anchors(ctx context.Context, cfg Config, progress func(done, total int)) ([
 				if (s-i/2%AnchorSeats+AnchorSeats)%AnchorSeats < strong {
 					level = pair[0]
 				}
-				g.Seats[s] = Seat{level, bot.SiteStyles()[rng.IntN(3)]}
+				g.Seats[s] = siteBot(level, rng)
 			}
 			return g
 		})

@@ -15,15 +15,24 @@ import (
 func (r *Report) Markdown(charts string) string {
 	var b strings.Builder
 	cfg := r.Config
-	fmt.Fprintf(&b, "Measured with `bullshit sim -games %d -knob-games %d -option-games %d -seed %d`: %d games a cell (%d in the knob sweep, "+
-		"%d playing on for places). Every rate has its 95%% confidence interval in brackets.\n\n", cfg.Games, cfg.KnobGames, cfg.OptionGames,
-		cfg.Seed, cfg.Games, cfg.KnobGames, cfg.OptionGames)
+	if cfg.PeopleOnly {
+		fmt.Fprintf(&b, "Measured with `bullshit sim -people-only -games %d -people-games %d -seed %d`: %d games a cell of the length "+
+			"table, %d of the people panel. Every rate has its 95%% confidence interval in brackets.\n\n", cfg.Games, cfg.PeopleGames,
+			cfg.Seed, cfg.Games, cfg.PeopleGames)
+	} else {
+		fmt.Fprintf(&b, "Measured with `bullshit sim -games %d -knob-games %d -option-games %d -people-games %d -seed %d`: %d games a cell "+
+			"(%d in the knob sweep, %d playing on for places, %d in the people panel). Every rate has its 95%% confidence interval "+
+			"in brackets.\n\n", cfg.Games, cfg.KnobGames, cfg.OptionGames, cfg.PeopleGames, cfg.Seed, cfg.Games, cfg.KnobGames,
+			cfg.OptionGames, cfg.PeopleGames)
+	}
 
 	b.WriteString("### Length and balance\n\n")
 	b.WriteString("The site's bots (medium and hard, in the three site styles, drawn at random for each seat) at standard settings. " +
-		fmt.Sprintf("Minutes reckon a play at %d seconds. \"Leader loses\" is how often the first player down to %d cards "+
+		"Minutes are the simulator's clock: the bots' think times at the brisk pace, each call window closing when everyone " +
+		"has let the play go, the reveal's beats and the hand-overs. " +
+		fmt.Sprintf("\"Leader loses\" is how often the first player down to %d cards "+
 			"does not win; \"called\" is the share of plays someone called; \"capped\" counts games that reached the "+
-			"%d-play cap.\n\n", PlaySeconds, LeaderCards, engine.PlayCap))
+			"%d-play cap.\n\n", LeaderCards, engine.PlayCap))
 	b.WriteString("| seats | plays a game | minutes | leader loses | called | capped |\n|---|---|---|---|---|---|\n")
 	for _, l := range r.Length {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %d of %d |\n", l.Seats, l.Plays.Format(1), l.Minutes.Format(1),
@@ -31,6 +40,10 @@ func (r *Report) Markdown(charts string) string {
 	}
 	if charts != "" {
 		fmt.Fprintf(&b, "\n![Plays a game by table size](%slength.svg)\n", charts)
+	}
+	r.peopleMarkdown(&b, charts)
+	if cfg.PeopleOnly {
+		return b.String()
 	}
 
 	b.WriteString("\n### Is sneaking worth it?\n\n")

@@ -19,7 +19,7 @@ func randomSeats(n int, rng *rand.Rand) []Seat {
 	seats := make([]Seat, n)
 	for i := range seats {
 		styles := bot.Styles()
-		seats[i] = Seat{bot.Levels()[rng.IntN(3)], styles[rng.IntN(len(styles))]}
+		seats[i] = Seat{Level: bot.Levels()[rng.IntN(3)], Style: styles[rng.IntN(len(styles))]}
 	}
 	return seats
 }
@@ -156,7 +156,7 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 }
 
 func TestRunReportsABadGame(t *testing.T) {
-	games := []Game{{Options: engine.Standard(4), Seats: []Seat{{"expert", bot.Honest}}, Seed: 1}}
+	games := []Game{{Options: engine.Standard(4), Seats: []Seat{{Level: "expert", Style: bot.Honest}}, Seed: 1}}
 	if _, err := Run(context.Background(), games, 1, nil); err == nil {
 		t.Errorf("got no error for a bot of no known level, want one")
 	}
@@ -193,7 +193,7 @@ func BenchmarkGame(b *testing.B) {
 			for i := range games {
 				g := Game{Options: engine.Standard(seats), Seats: make([]Seat, seats), Seed: rng.Uint64()}
 				for s := range g.Seats {
-					g.Seats[s] = Seat{[]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+					g.Seats[s] = siteBot([]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], rng)
 				}
 				games[i] = g
 			}
@@ -222,7 +222,7 @@ func BenchmarkRun(b *testing.B) {
 	for i := range games {
 		g := Game{Options: engine.Standard(4), Seats: make([]Seat, 4), Seed: rng.Uint64()}
 		for s := range g.Seats {
-			g.Seats[s] = Seat{[]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+			g.Seats[s] = siteBot([]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], rng)
 		}
 		games[i] = g
 	}
