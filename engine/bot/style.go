@@ -124,9 +124,6 @@ type Skill struct {
 	// AnyCard: it bluffs and sneaks with any card, not the ones it needs
 	// last, and never checks whether a sneak will show.
 	AnyCard bool
-	// PadEmpty: it pads a true claim only onto an empty pile, where being
-	// caught costs no more than the play itself.
-	PadEmpty bool
 }
 
 // Skill is the level's skill; an unknown level has none.
@@ -135,5 +132,5 @@ func (l Level) Skill() Skill { return skills[l] }
 var skills = map[Level]Skill{
 	Easy:   {Notice: 0.35, AnyCard: true},
 	Medium: {Notice: 0.75},
-	Hard:   {Notice: 1, PadEmpty: true},
+	Hard:   {Notice: 1},
 }

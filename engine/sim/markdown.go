@@ -98,12 +98,9 @@ func StylesMarkdown() string {
 		"|---|---|---|---|---|\n")
 	for _, l := range bot.Levels() {
 		sk := l.Skill()
-		with, checks, pads := "the cards it needs last", "yes", "at its style's rate"
+		with, checks, pads := "the cards it needs last", "yes", "where it pays, at four times its style's rate"
 		if sk.AnyCard {
-			with, checks = "any card", "no"
-		}
-		if sk.PadEmpty {
-			pads = "only onto an empty pile"
+			with, checks, pads = "any card", "no", "at its style's rate"
 		}
 		fmt.Fprintf(&b, "| %s | %.0f%% | %s | %s | %s |\n", l, 100*float64(sk.Notice), with, checks, pads)
 	}
