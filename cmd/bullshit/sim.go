@@ -16,7 +16,7 @@ import (
 
 func init() {
 	register(command{name: "sim", summary: "play bot-only games and print the tuning report", run: runSim})
-	register(command{name: "anchors", summary: "measure the bot levels against each other at three seats", run: runAnchors})
+	register(command{name: "anchors", summary: "measure the bot levels against each other at several table sizes", run: runAnchors})
 }
 
 // simFlags are the flags the sim and anchors commands share.

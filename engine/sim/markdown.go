@@ -110,16 +110,16 @@ func StylesMarkdown() string {
 // AnchorsMarkdown writes the level pairings' table.
 func AnchorsMarkdown(rows []AnchorRow, cfg Config) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Measured with `bullshit anchors -games %d -seed %d` at %d seats: %d games a pairing, half with one "+
-		"bot of the stronger level among two of the weaker and half with two among one, the seats turning and each bot in a "+
-		"site style drawn at random. The score is the stronger level's share of its meetings with the weaker (a meeting is "+
-		"won by finishing ahead, ties halved), the Elo gap the one that score implies; the win columns are one bot's chance "+
-		"of winning a game (a fair share is 0.33). 95%% confidence intervals in brackets.\n\n",
-		cfg.Games, cfg.Seed, AnchorSeats, cfg.Games)
-	b.WriteString("| pairing | score | Elo gap | 1 vs 2: stronger wins | weaker wins | 2 vs 1: stronger wins | weaker wins |\n" +
-		"|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "Measured with `bullshit anchors -games %d -seed %d`: %d games a pairing at each table size, half with one "+
+		"bot of the stronger level among bots of the weaker and half with one of the weaker among the stronger, the seats "+
+		"turning and each bot in a site style drawn at random. The score is the stronger level's share of its meetings with "+
+		"the weaker (a meeting is won by finishing ahead, ties halved), the Elo gap the one that score implies; the win "+
+		"columns are one bot's chance of winning a game (a fair share is one over the seats). 95%% confidence intervals in "+
+		"brackets.\n\n", cfg.Games, cfg.Seed, cfg.Games)
+	b.WriteString("| pairing | seats | score | Elo gap | one stronger: it wins | a weaker wins | one weaker: a stronger wins | it wins |\n" +
+		"|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s vs %s | %s | %+.0f (%+.0f to %+.0f) | %s | %s | %s | %s |\n", r.Strong, r.Weak,
+		fmt.Fprintf(&b, "| %s vs %s | %d | %s | %+.0f (%+.0f to %+.0f) | %s | %s | %s | %s |\n", r.Strong, r.Weak, r.Seats,
 			r.Score.Format(3), r.Elo.Value, r.Elo.Lo, r.Elo.Hi, r.Lineups[0].StrongWins, r.Lineups[0].WeakWins,
 			r.Lineups[1].StrongWins, r.Lineups[1].WeakWins)
 	}

@@ -128,16 +128,18 @@ func TestAnchorsLineups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != len(Pairings) {
-		t.Fatalf("got %d rows, want %d", len(rows), len(Pairings))
+	if len(rows) != len(Pairings)*len(AnchorSeats) {
+		t.Fatalf("got %d rows, want %d", len(rows), len(Pairings)*len(AnchorSeats))
 	}
 	for _, r := range rows {
 		if r.Score.Value < 0 || r.Score.Value > 1 || r.Score.Lo > r.Score.Value || r.Score.Hi < r.Score.Value {
 			t.Errorf("%s vs %s: got score %v, want a share inside its interval", r.Strong, r.Weak, r.Score)
 		}
 		for i, l := range r.Lineups {
-			if l.Strong != i+1 || l.Strong+l.Weak != AnchorSeats {
-				t.Errorf("%s vs %s: got line-up %d vs %d, want %d vs %d", r.Strong, r.Weak, l.Strong, l.Weak, i+1, AnchorSeats-i-1)
+			want := []int{1, r.Seats - 1}[i]
+			if l.Strong != want || l.Strong+l.Weak != r.Seats {
+				t.Errorf("%s vs %s at %d seats: got line-up %d vs %d, want %d vs %d", r.Strong, r.Weak, r.Seats, l.Strong, l.Weak,
+					want, r.Seats-want)
 			}
 		}
 	}
