@@ -89,13 +89,17 @@ func (b *Bot) hunch(v *engine.View) float64 {
 // guess is a medium bot's wish to call, the way a casual player judges it:
 // a rough chance of a lie, half a guess that rises with its own cards of the
 // rank and half the hard bot's reading of the rank, moved by the claimant's
-// record in this game (see liar), against a bar set by its style and by how
-// close the claimant and the bot are to going out. It weighs neither the
-// pile it would take if wrong nor that a liar it catches helps every other
-// player as much as it helps itself, and it reads no hidden sneak.
+// record in this game (see liar), and the hard bot's chance of a hidden sneak,
+// against a bar set by its style and by how close the claimant and the bot
+// are to going out. It weighs neither the pile it would take if wrong nor
+// that a liar it catches helps every other player as much as it helps
+// itself.
 func (b *Bot) guess(v *engine.View) float64 {
 	p := mediumLie + mediumHeld*float64(heldOf(v.Hand, v.Last.Rank))
 	p = byRecord((min(p, 0.99)+rankLieChance(v))/2, liar(v, v.Last.Seat))
+	if v.Options.Sneak > 0 {
+		p = 1 - (1-p)*(1-sneakChance(v))
+	}
 	return clamp(mediumSharp * (b.params.Weight*p - b.bar(v)))
 }
 

@@ -250,8 +250,8 @@ func TestPads(t *testing.T) {
 }
 
 // Medium and hard bots read the claimant's record in this game: the same
-// play is called more often from a seat caught lying on most of its plays
-// than from one never caught while the rest of the table was.
+// play is called more often from a seat caught lying on most of the calls
+// against it than from one never caught while the rest of the table was.
 func TestCallsByTheClaimantsRecord(t *testing.T) {
 	for _, level := range []Level{Medium, Hard} {
 		for _, style := range SiteStyles() {
@@ -264,11 +264,16 @@ func TestCallsByTheClaimantsRecord(t *testing.T) {
 				calls := 0
 				for version := range n {
 					// Seat 0 claims one ace after 40 plays, 6 cards down to
-					// 5; this seat holds two aces. Seats 2 and 3 were caught 3 times each.
+					// 5; this seat holds two aces. Seats 2 and 3 were caught
+					// 3 times each, and made the table's 24 calls, every
+					// lie caught among them.
 					v := callView(cards(t, "AS", "AH", "9C", "JD", "QH", "KS"), 1, 6, 5, false)
 					v.Plays = 40
 					v.Seats[0].Lies = liarLies
 					v.Seats[2].Lies, v.Seats[3].Lies = 3, 3
+					v.Seats[2].Calls, v.Seats[3].Calls = 12, 12
+					v.Seats[2].Right = (liarLies + 6) / 2
+					v.Seats[3].Right = liarLies + 6 - v.Seats[2].Right
 					v.Version = version
 					if a, _ := b.Choose(v); a.Kind == engine.ActCall {
 						calls++

@@ -29,9 +29,11 @@ const (
 	// asked for soonest.
 	planned = 2.0
 	// padGuess is how often it takes a true claim to be padded with one more
+	// card (padGuesses for two decks, where claims of several cards are
+	// common and a pad among them looks like any other),
 	// card, and offScript how often a claim fits neither a bluff nor a true
 	// claim, padded or not.
-	padGuess, offScript = 0.1, 0.002
+	padGuess, padGuesses, offScript = 0.1, 0.4, 0.002
 )
 
 // read is a hard bot's wish to call. It weighs what a call would do, in
@@ -41,7 +43,7 @@ const (
 // going out, when stopping them is worth far more; and if something was
 // sneaked, it hands the sneaker the penalty's cards, shedding them. Its
 // chance of a lie is moved by the claimant's record in this game (see
-// liar), squared: a seat caught lying more than the rest is called more
+// liar): a seat caught lying more than the rest is called more
 // readily, one that never is, less. A likely enough sneak is called
 // whatever the pile.
 func (b *Bot) read(v *engine.View) float64 {
@@ -49,8 +51,7 @@ func (b *Bot) read(v *engine.View) float64 {
 	if v.Options.Sneak > 0 {
 		pSneak = sneakChance(v)
 	}
-	f := liar(v, v.Last.Seat)
-	pLie := 1 - (1-byRecord(rankLieChance(v), f*f))*(1-pSneak)
+	pLie := 1 - (1-byRecord(rankLieChance(v), liar(v, v.Last.Seat)))*(1-pSneak)
 	pile := float64(max(1, mid(v.Pile)))
 	share := b.params.Weight / float64(v.Playing()-1)
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
@@ -163,6 +164,10 @@ func rankLieChance(v *engine.View) float64 {
 			ga[k], gb[k] = lgamma(float64(k)+a), lgamma(float64(k)+b)
 		}
 	}
+	pad := padGuess
+	if v.Options.Decks() > 1 {
+		pad = padGuesses
+	}
 	var truth, lie float64
 	var sums lgammas
 	base := ga[0] + gb[0] - sums.of(a+b)
@@ -177,9 +182,9 @@ func rankLieChance(v *engine.View) float64 {
 		case k == 0 && c == 2:
 			lie += p * float64(bluffTwo)
 		case c == k:
-			truth += p * (1 - padGuess)
+			truth += p * (1 - pad)
 		case c == k+1:
-			lie += p * padGuess
+			lie += p * pad
 		case c < k:
 			truth += p * offScript
 		default:

@@ -91,12 +91,12 @@ type Params struct {
 // The simulation's four styles share their calling and lying so that the
 // only difference between them is sneaking.
 var (
-	plain = Params{Pad: 0.08, Weight: 1, Floor: 0.3}
+	plain = Params{Pad: 0.08, Weight: 1, Floor: 0.4}
 
 	styles = map[Style]Params{
-		Cautious:  {Sneak: 0.2, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.35},
-		Bold:      {Sneak: 0.45, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.3, Reckless: 0.05},
-		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.22},
+		Cautious:  {Sneak: 0.6, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.45},
+		Bold:      {Sneak: 0.95, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.4, Reckless: 0.05},
+		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.32},
 		Honest:    plain,
 		Careful:   with(plain, func(p *Params) { p.Sneak, p.Most = 1, 2 }),
 		Sometimes: with(plain, func(p *Params) { p.Sneak, p.Most, p.Reckless = 0.3, 1, 1 }),

@@ -21,8 +21,8 @@ type PeopleRow struct {
 	// Minutes is a game's length on the simulator's clock.
 	Minutes Estimate
 	// Called is the share of all plays that were called; Turned the share
-	// of the person's true plays that were called.
-	Called, Turned Estimate
+	// of the person's true plays that were called, Caught of its lies.
+	Called, Turned, Caught Estimate
 }
 
 // StrongRow is one bot of a stronger level among bots of the weaker, at
@@ -33,15 +33,15 @@ type StrongRow struct {
 }
 
 // seatTally is what the finished game's log says of each seat's plays: how
-// many it made, and how many of its true plays were called.
+// many it made, how many were true, and how many of each kind were called.
 type seatTally struct {
-	Played, True, TrueCalled []int
+	Played, True, TrueCalled, LiesCalled []int
 }
 
 // tallySeats reads the seats' plays from the finished game's log, which is
 // public once the game is over.
 func tallySeats(s *engine.State, n int) seatTally {
-	t := seatTally{make([]int, n), make([]int, n), make([]int, n)}
+	t := seatTally{make([]int, n), make([]int, n), make([]int, n), make([]int, n)}
 	log := s.Log(engine.Spectator)
 	for i, e := range log {
 		switch e.Kind {
@@ -50,6 +50,8 @@ func tallySeats(s *engine.State, n int) seatTally {
 		case engine.EventCalled:
 			if e.Showdown.Truth {
 				t.TrueCalled[e.Seat]++
+			} else {
+				t.LiesCalled[e.Seat]++
 			}
 		case engine.EventMine:
 			// The player's own cards, after the play line they follow.
@@ -155,16 +157,19 @@ func personRow(st Strategy, level bot.Level, seats int, outs []Outcome) PeopleRo
 	row.Share, _, _ = sneakerShare(outs, seats)
 	minutes := make([]float64, len(outs))
 	called := make([]float64, len(outs))
-	trues, turned := 0, 0
+	trues, turned, plays, caught := 0, 0, 0, 0
 	for i, o := range outs {
 		s := i % seats
 		minutes[i] = o.Length.Minutes()
 		called[i] = float64(o.Calls) / float64(max(1, o.Plays))
 		trues += o.Seats.True[s]
 		turned += o.Seats.TrueCalled[s]
+		plays += o.Seats.Played[s]
+		caught += o.Seats.LiesCalled[s]
 	}
 	row.Minutes, row.Called = mean(minutes), mean(called)
 	row.Turned = proportion(float64(turned), trues)
+	row.Caught = proportion(float64(caught), plays-trues)
 	return row
 }
 
