@@ -62,6 +62,11 @@ func (b *Bot) pads(v *engine.View, claim int, rng *source) bool {
 	if b.skill.AnyCard {
 		return chance(rng, b.params.Pad)
 	}
+	// A padded claim of more than half the copies is one a listener holding
+	// the rest can see is impossible.
+	if claim+1 > v.Options.Copies()/2 {
+		return false
+	}
 	after := float64(max(0, mid(v.Pile)) + claim + 1)
 	if calledChance(v)*(after+1) >= 1 {
 		return false
