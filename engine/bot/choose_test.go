@@ -207,19 +207,26 @@ func TestParse(t *testing.T) {
 // A padded claim has a wrong card among the claimed ones. Easy pads at its
 // style's rate anywhere; medium and hard only where it pays: at a table that
 // has not called in twelve plays and onto an empty pile, never onto a big
-// pile at a table that calls every play.
+// pile at a table that calls every play, and never to a claim of more than
+// half the copies (three kings of four), which a listener holding the other
+// king would see is impossible.
 func TestPads(t *testing.T) {
+	one := []string{"2S", "3H", "5D", "KC", "9S", "JH", "QD"}
+	two := []string{"2S", "3H", "5D", "KC", "KS", "JH", "QD"}
 	tests := []struct {
 		level   Level
+		hand    []string
 		pile    int
 		calls   int // each other seat's calls in the view's twelve plays
 		wantAny bool
 	}{
-		{Easy, 14, 4, true},
-		{Medium, 0, 0, true},
-		{Medium, 14, 4, false},
-		{Hard, 0, 0, true},
-		{Hard, 14, 4, false},
+		{Easy, two, 14, 4, true},
+		{Medium, one, 0, 0, true},
+		{Medium, one, 14, 4, false},
+		{Medium, two, 0, 0, false},
+		{Hard, one, 0, 0, true},
+		{Hard, one, 14, 4, false},
+		{Hard, two, 0, 0, false},
 	}
 	for _, tt := range tests {
 		b, err := New(tt.level, Bold, 8)
@@ -228,7 +235,7 @@ func TestPads(t *testing.T) {
 		}
 		padded := 0
 		for version := range 200 {
-			v := turnView(cards(t, "2S", "3H", "5D", "KC", "KS", "JH", "QD"))
+			v := turnView(cards(t, tt.hand...))
 			v.Pile = engine.Seen(tt.pile, engine.PileKind)
 			for i := 1; i < len(v.Seats); i++ {
 				v.Seats[i].Calls = tt.calls
@@ -243,8 +250,8 @@ func TestPads(t *testing.T) {
 			}
 		}
 		if got := padded > 0; got != tt.wantAny {
-			t.Errorf("%s on a pile of %d, %d calls a seat: got %d of 200 claims padded, want some: %v", b, tt.pile, tt.calls,
-				padded, tt.wantAny)
+			t.Errorf("%s holding %v on a pile of %d, %d calls a seat: got %d of 200 claims padded, want some: %v", b, tt.hand,
+				tt.pile, tt.calls, padded, tt.wantAny)
 		}
 	}
 }

@@ -4,16 +4,16 @@ package glicko
 // `bullshit anchors` measures. Medium is the scale's middle at every size;
 // easy and hard sit at the Elo gaps measured between the levels at that
 // size (docs/bullshit.md, "Measured strength: the anchors"). The gaps differ
-// by size (easy falls further behind at small tables, hard pulls further
-// ahead at big ones), so a game is rated against its own size's anchors. A
+// by size (hard pulls further ahead of medium the bigger the table), so a
+// game is rated against its own size's anchors. A
 // test fails when the measured report and these drift apart by more than
 // the report's interval.
 var MeasuredAnchors = map[int]map[string]float64{
-	3:  {"easy": 1086, "medium": 1500, "hard": 1502},
-	4:  {"easy": 1153, "medium": 1500, "hard": 1558},
-	6:  {"easy": 1224, "medium": 1500, "hard": 1591},
-	8:  {"easy": 1225, "medium": 1500, "hard": 1623},
-	10: {"easy": 1281, "medium": 1500, "hard": 1651},
+	3:  {"easy": 1151, "medium": 1500, "hard": 1502},
+	4:  {"easy": 1135, "medium": 1500, "hard": 1519},
+	6:  {"easy": 1121, "medium": 1500, "hard": 1546},
+	8:  {"easy": 1177, "medium": 1500, "hard": 1579},
+	10: {"easy": 1192, "medium": 1500, "hard": 1609},
 }
 
 // AnchorsAt are the bot levels' fixed ratings at a table of seats: the
