@@ -84,12 +84,12 @@ func (r *Report) peopleMarkdown(b *strings.Builder, charts string) {
 	}
 }
 
-// peopleChart is the panel's chart: each strategy's share at four and six
-// seats, against medium and hard bots.
+// peopleChart is the panel's chart: each strategy's share at four and eight
+// seats (one deck and two), against medium and hard bots.
 func (r *Report) peopleChart() chart {
 	var groups []string
 	var ss []series
-	for _, seats := range []int{4, 6} {
+	for _, seats := range []int{4, 8} {
 		for _, level := range readers {
 			s := series{name: fmt.Sprintf("vs %s, %d seats", level, seats)}
 			for _, st := range Strategies {
