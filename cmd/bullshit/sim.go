@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	register(command{name: "sim", summary: "play bot-only games and print the tuning report", run: runSim})
+	register(command{name: "sim", summary: "play simulated games, bots and scripted people, and print the tuning report", run: runSim})
 	register(command{name: "anchors", summary: "measure the bot levels against each other at several table sizes", run: runAnchors})
 }
 

@@ -29,10 +29,9 @@ const (
 	// asked for soonest.
 	planned = 2.0
 	// padGuess is how often it takes a true claim to be padded with one more
-	// card (padGuesses for two decks, where claims of several cards are
-	// common and a pad among them looks like any other),
-	// card, and offScript how often a claim fits neither a bluff nor a true
-	// claim, padded or not.
+	// card (padGuesses with two decks, where claims of several cards are
+	// common and a pad among them looks like any other), and offScript how
+	// often a claim fits neither a bluff nor a true claim, padded or not.
 	padGuess, padGuesses, offScript = 0.1, 0.4, 0.002
 )
 
@@ -43,9 +42,9 @@ const (
 // going out, when stopping them is worth far more; and if something was
 // sneaked, it hands the sneaker the penalty's cards, shedding them. Its
 // chance of a lie is moved by the claimant's record in this game (see
-// liar): a seat caught lying more than the rest is called more
-// readily, one that never is, less. A likely enough sneak is called
-// whatever the pile.
+// liar): a seat whose called plays keep turning out lies is called more
+// readily, one whose called plays were true, less. A likely enough sneak is
+// called whatever the pile.
 func (b *Bot) read(v *engine.View) float64 {
 	pSneak := 0.0
 	if v.Options.Sneak > 0 {

@@ -22,7 +22,7 @@ type decider interface {
 	Decide(v *engine.View) (engine.Action, bool)
 }
 
-// Game is one bot-only game to play: its settings, its seats and its seed.
+// Game is one simulated game to play: its settings, its seats and its seed.
 type Game struct {
 	Options engine.Options
 	Seats   []Seat
@@ -47,7 +47,7 @@ type Outcome struct {
 	Calls int
 	// Length is how long the game took on the simulator's clock: every
 	// bot's think times and the table's windows, reveals and hand-overs,
-	// and a person's own times (see PersonTimes).
+	// and a person's own times (see PersonTime).
 	Length time.Duration
 	// Seats is what the log says of each seat's plays, in games with a
 	// scripted person (nil in bot-only games).
