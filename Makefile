@@ -54,7 +54,7 @@ fuzz:
 # Regenerates the measured sections and charts of docs/bullshit.md; the wall
 # time of each run is printed on stderr.
 report:
-	$(GO) run ./cmd/bullshit sim -games 800 -knob-games 600 -option-games 400 -doc docs/bullshit.md -charts docs/bullshit
+	$(GO) run ./cmd/bullshit sim -games 800 -knob-games 600 -option-games 400 -people-games 800 -doc docs/bullshit.md -charts docs/bullshit
 	$(GO) run ./cmd/bullshit anchors -games 1000 -doc docs/bullshit.md
 
 # Runs all-bot tables through the live runtime with the real SQLite store

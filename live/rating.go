@@ -54,7 +54,7 @@ func (t *table) rater(s *engine.State, at time.Time, finished bool) *store.Rater
 				}
 				side.Fixed = !finished || seat.Covered
 			case seat.Kind == string(SeatBot):
-				side.Rating = glicko.Anchor(glicko.Anchors[seat.BotLevel])
+				side.Rating = glicko.Anchor(glicko.AnchorsAt(n)[seat.BotLevel])
 			default:
 				side.Rating = glicko.New() // a guest
 			}

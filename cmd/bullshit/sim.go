@@ -15,8 +15,8 @@ import (
 )
 
 func init() {
-	register(command{name: "sim", summary: "play bot-only games and print the tuning report", run: runSim})
-	register(command{name: "anchors", summary: "measure the bot levels against each other at three seats", run: runAnchors})
+	register(command{name: "sim", summary: "play simulated games, bots and scripted people, and print the tuning report", run: runSim})
+	register(command{name: "anchors", summary: "measure the bot levels against each other at several table sizes", run: runAnchors})
 }
 
 // simFlags are the flags the sim and anchors commands share.
@@ -38,6 +38,8 @@ func runSim(ctx context.Context, args []string) error {
 	f.register(fs, 800)
 	fs.IntVar(&f.cfg.KnobGames, "knob-games", 600, "games a cell of the knob sweep")
 	fs.IntVar(&f.cfg.OptionGames, "option-games", 400, "games a cell of the playing-on table")
+	fs.IntVar(&f.cfg.PeopleGames, "people-games", 800, "games a cell of the people panel and the stronger-bot table")
+	fs.BoolVar(&f.cfg.PeopleOnly, "people-only", false, "play only the length table, the people panel and the stronger-bot table")
 	charts := fs.String("charts", "", "a directory to write the SVG charts to")
 	if err := parse(fs, args); err != nil {
 		return ignoreHelp(err)

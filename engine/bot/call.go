@@ -22,15 +22,6 @@ const (
 	// under four; mineStep raises a bot's bar (or, for a hard bot, the cost
 	// of a wrong call) for each card it holds itself under four.
 	closeStep, mineStep = 0.08, 0.05
-	// smallPile is the largest pile an easy or medium bot calls on readily,
-	// and smallWant how badly it then wants the play called, whatever else
-	// it thinks: a wrong call on a pile that small costs a card or three.
-	// Calls are what make a game last (every pickup puts cards back in a
-	// hand), and calling small piles is the cheapest way to make more of
-	// them: a careful sneaker never sneaks under them (the pile is counted
-	// exactly up to three, so a sneak would show), so the sneak's balance
-	// stays as it was.
-	smallPile, smallWant = 3, 0.6
 )
 
 // calls decides whether to shout on the last play. Every bot, easy included,
@@ -60,9 +51,6 @@ func (b *Bot) calls(v *engine.View, rng *source) bool {
 		want = b.guess(v)
 	default:
 		want = b.read(v)
-	}
-	if b.level != Hard && v.Pile.Hi != engine.Open && v.Pile.Hi <= smallPile {
-		want = 1 - (1-want)*(1-smallWant)
 	}
 	listening := max(1, v.Playing()-1)
 	return rng.Float64() < 1-math.Pow(1-want, 1/float64(listening))
@@ -99,12 +87,19 @@ func (b *Bot) hunch(v *engine.View) float64 {
 }
 
 // guess is a medium bot's wish to call, the way a casual player judges it:
-// a rough chance of a lie that rises with its own cards of the rank, against
-// a bar set by its style and by how close the claimant and the bot are to
-// going out. It weighs neither the pile it would take if wrong nor that a
-// liar it catches helps every other player as much as it helps itself.
+// a rough chance of a lie, half a guess that rises with its own cards of the
+// rank and half the hard bot's reading of the rank, moved by the claimant's
+// record in this game (see liar), and the hard bot's chance of a hidden sneak,
+// against a bar set by its style and by how close the claimant and the bot
+// are to going out. It weighs neither the pile it would take if wrong nor
+// that a liar it catches helps every other player as much as it helps
+// itself.
 func (b *Bot) guess(v *engine.View) float64 {
 	p := mediumLie + mediumHeld*float64(heldOf(v.Hand, v.Last.Rank))
+	p = byRecord((min(p, 0.99)+rankLieChance(v))/2, liar(v, v.Last.Seat))
+	if v.Options.Sneak > 0 {
+		p = 1 - (1-p)*(1-sneakChance(v))
+	}
 	return clamp(mediumSharp * (b.params.Weight*p - b.bar(v)))
 }
 

@@ -204,17 +204,29 @@ func TestParse(t *testing.T) {
 	}
 }
 
-// A padded claim has a wrong card among the claimed ones. Bold bots pad;
-// a hard one only onto an empty pile, where a catch costs only the play.
+// A padded claim has a wrong card among the claimed ones. Easy pads at its
+// style's rate anywhere; medium and hard only where it pays: at a table that
+// has not called in twelve plays and onto an empty pile, never onto a big
+// pile at a table that calls every play, and never to a claim of more than
+// half the copies (three kings of four), which a listener holding the other
+// king would see is impossible.
 func TestPads(t *testing.T) {
+	one := []string{"2S", "3H", "5D", "KC", "9S", "JH", "QD"}
+	two := []string{"2S", "3H", "5D", "KC", "KS", "JH", "QD"}
 	tests := []struct {
 		level   Level
+		hand    []string
 		pile    int
+		calls   int // each other seat's calls in the view's twelve plays
 		wantAny bool
 	}{
-		{Medium, 5, true},
-		{Hard, 5, false},
-		{Hard, 0, true},
+		{Easy, two, 14, 4, true},
+		{Medium, one, 0, 0, true},
+		{Medium, one, 14, 4, false},
+		{Medium, two, 0, 0, false},
+		{Hard, one, 0, 0, true},
+		{Hard, one, 14, 4, false},
+		{Hard, two, 0, 0, false},
 	}
 	for _, tt := range tests {
 		b, err := New(tt.level, Bold, 8)
@@ -223,8 +235,11 @@ func TestPads(t *testing.T) {
 		}
 		padded := 0
 		for version := range 200 {
-			v := turnView(cards(t, "2S", "3H", "5D", "KC", "KS", "JH", "QD"))
+			v := turnView(cards(t, tt.hand...))
 			v.Pile = engine.Seen(tt.pile, engine.PileKind)
+			for i := 1; i < len(v.Seats); i++ {
+				v.Seats[i].Calls = tt.calls
+			}
 			v.Version = version
 			a, _ := b.Choose(v)
 			for _, c := range a.Cards[:a.Claim] {
@@ -235,56 +250,49 @@ func TestPads(t *testing.T) {
 			}
 		}
 		if got := padded > 0; got != tt.wantAny {
-			t.Errorf("%s on a pile of %d: got %d of 200 claims padded, want some: %v", b, tt.pile, padded, tt.wantAny)
+			t.Errorf("%s holding %v on a pile of %d, %d calls a seat: got %d of 200 claims padded, want some: %v", b, tt.hand,
+				tt.pile, tt.calls, padded, tt.wantAny)
 		}
 	}
 }
 
-// Every level calls a plain one-card claim more readily onto a pile of one or
-// two than onto a big pile: a wrong call there costs a card or two, and calls
-// are what make a game last.
-func TestCallsSmallPilesReadily(t *testing.T) {
-	tests := []struct {
-		level    Level
-		smallMin float64 // the least share of small piles called, per listener
-	}{
-		{Easy, 0.2},
-		{Medium, 0.2},
-		{Hard, 0.5},
-	}
-	for _, tt := range tests {
-		t.Run(string(tt.level), func(t *testing.T) {
-			for _, style := range SiteStyles() {
-				b, err := New(tt.level, style, 17)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rate := func(big bool) float64 {
-					const n = 600
-					calls := 0
-					for version := range n {
-						// Seat 0 claims one ace, 12 cards down to 11; this
-						// seat holds none, so the claim may well be true.
-						v := callView(cards(t, "2S", "5C", "9C", "JD", "QH", "KS"), 1, 12, 11, false)
-						if big {
-							bigPile(&v)
-						}
-						v.Version = version
-						if a, _ := b.Choose(v); a.Kind == engine.ActCall {
-							calls++
-						}
-					}
-					return float64(calls) / n
-				}
-				small, big := rate(false), rate(true)
-				t.Logf("%s: small pile %.2f, big pile %.2f", b, small, big)
-				if small < tt.smallMin {
-					t.Errorf("%s: got %.2f of small piles called, want at least %.2f", b, small, tt.smallMin)
-				}
-				if small < big+0.1 {
-					t.Errorf("%s: got %.2f of small piles called, want clearly more than the %.2f of big ones", b, small, big)
-				}
+// Medium and hard bots read the claimant's record in this game: the same
+// play is called more often from a seat caught lying on most of the calls
+// against it than from one never caught while the rest of the table was.
+func TestCallsByTheClaimantsRecord(t *testing.T) {
+	for _, level := range []Level{Medium, Hard} {
+		for _, style := range SiteStyles() {
+			b, err := New(level, style, 23)
+			if err != nil {
+				t.Fatal(err)
 			}
-		})
+			rate := func(liarLies int) float64 {
+				const n = 600
+				calls := 0
+				for version := range n {
+					// Seat 0 claims one ace after 40 plays, 6 cards down to
+					// 5; this seat holds two aces. Seats 2 and 3 were caught
+					// 3 times each, and made the table's 24 calls, every
+					// lie caught among them.
+					v := callView(cards(t, "AS", "AH", "9C", "JD", "QH", "KS"), 1, 6, 5, false)
+					v.Plays = 40
+					v.Seats[0].Lies = liarLies
+					v.Seats[2].Lies, v.Seats[3].Lies = 3, 3
+					v.Seats[2].Calls, v.Seats[3].Calls = 12, 12
+					v.Seats[2].Right = (liarLies + 6) / 2
+					v.Seats[3].Right = liarLies + 6 - v.Seats[2].Right
+					v.Version = version
+					if a, _ := b.Choose(v); a.Kind == engine.ActCall {
+						calls++
+					}
+				}
+				return float64(calls) / n
+			}
+			honest, liar := rate(0), rate(8)
+			if liar < honest+0.1 {
+				t.Errorf("%s: got %.2f of a caught liar's plays called, want clearly more than the %.2f of a seat never caught",
+					b, liar, honest)
+			}
+		}
 	}
 }

@@ -9,6 +9,9 @@ import (
 // bluffTwo is how often a bot without the rank bluffs two cards, not one.
 const bluffTwo Chance = 0.2
 
+// padBoost scales a style's pad rate where padding pays.
+const padBoost = 4
+
 // play chooses the cards for the seat's turn: its cards of the rank (padded
 // now and then with a wrong one), else a bluff, then perhaps a sneak.
 func (b *Bot) play(v *engine.View, rng *source) engine.Action {
@@ -29,10 +32,8 @@ func (b *Bot) play(v *engine.View, rng *source) engine.Action {
 	next := v.RankIndex + v.Playing()
 	if len(cards) > 0 {
 		// Padding never spends the last card: a play that empties a hand is
-		// always called. A bot that pads carefully pads only onto an empty
-		// pile, where being caught costs no more than the play itself.
-		careful := !b.skill.PadEmpty || v.Pile == engine.Seen(0, engine.PileKind)
-		if careful && len(cards) < v.MaxClaim && len(rest) > 1 && chance(rng, b.params.Pad) {
+		// always called.
+		if len(cards) < v.MaxClaim && len(rest) > 1 && b.pads(v, len(cards), rng) {
 			cards = append(cards, b.spare(rest, next, v.Playing(), 1, rng)...)
 			rest = without(rest, cards)
 		}
@@ -49,6 +50,28 @@ func (b *Bot) play(v *engine.View, rng *source) engine.Action {
 		cards = append(cards, b.spare(rest, next, v.Playing(), s, rng)...)
 	}
 	return engine.Action{Kind: engine.ActPlay, Cards: cards, Claim: claim}
+}
+
+// pads decides whether to add one wrong card to a true claim of claim
+// cards. Easy pads at its style's rate anywhere. Medium and hard pad only
+// where it pays on the table as they have seen it: the chance that someone
+// calls one of their plays (from the listeners' own calls so far) times
+// the pile they would take if caught, against the one card more shed. A
+// table that rarely calls gets padded on more.
+func (b *Bot) pads(v *engine.View, claim int, rng *source) bool {
+	if b.skill.AnyCard {
+		return chance(rng, b.params.Pad)
+	}
+	// A padded claim of more than half the copies is one a listener holding
+	// the rest can see is impossible.
+	if claim+1 > v.Options.Copies()/2 {
+		return false
+	}
+	after := float64(max(0, mid(v.Pile)) + claim + 1)
+	if calledChance(v)*(after+1) >= 1 {
+		return false
+	}
+	return chance(rng, Chance(min(1, padBoost*float64(b.params.Pad))))
 }
 
 // spare picks k cards to part with: the ones needed last, or, for a bot that

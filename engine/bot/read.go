@@ -13,13 +13,6 @@ import (
 const (
 	// hardSharp is how steeply a hard bot's wish rises as a call pays more.
 	hardSharp = 8
-	// slack is how many cards a hard bot will lose on a call, on average,
-	// and still make it. Calls are what make a game last, so it calls past
-	// the break-even point by a fixed number of cards: on a small pile that
-	// is a big step (a pile of two is called on a fair guess), on a big one
-	// hardly any. It costs hard a little against medium (its score at three
-	// seats fell from about 0.66 to 0.65) and lengthens games by half.
-	slack = 1.25
 	// leadBoost is how much more it values catching a claimant for each card
 	// the claimant holds under four: stopping someone about to go out is
 	// worth far more than a share of a pile.
@@ -36,9 +29,10 @@ const (
 	// asked for soonest.
 	planned = 2.0
 	// padGuess is how often it takes a true claim to be padded with one more
-	// card, and offScript how often a claim fits neither a bluff nor a true
-	// claim, padded or not.
-	padGuess, offScript = 0.1, 0.002
+	// card (padGuesses with two decks, where claims of several cards are
+	// common and a pad among them looks like any other), and offScript how
+	// often a claim fits neither a bluff nor a true claim, padded or not.
+	padGuess, padGuesses, offScript = 0.1, 0.4, 0.002
 )
 
 // read is a hard bot's wish to call. It weighs what a call would do, in
@@ -46,16 +40,17 @@ const (
 // claimant takes it, which helps this seat only as much as it helps every
 // other player (a share of 1/(seats-1)), unless the claimant is close to
 // going out, when stopping them is worth far more; and if something was
-// sneaked, it hands the sneaker the penalty's cards, shedding them. So its
-// bar rises with the pile and falls as the claimant nears going out; it
-// accepts a small expected loss (slack), which matters only on small piles;
-// and a likely enough sneak is called whatever the pile.
+// sneaked, it hands the sneaker the penalty's cards, shedding them. Its
+// chance of a lie is moved by the claimant's record in this game (see
+// liar): a seat whose called plays keep turning out lies is called more
+// readily, one whose called plays were true, less. A likely enough sneak is
+// called whatever the pile.
 func (b *Bot) read(v *engine.View) float64 {
 	pSneak := 0.0
 	if v.Options.Sneak > 0 {
 		pSneak = sneakChance(v)
 	}
-	pLie := 1 - (1-rankLieChance(v))*(1-pSneak)
+	pLie := 1 - (1-byRecord(rankLieChance(v), liar(v, v.Last.Seat)))*(1-pSneak)
 	pile := float64(max(1, mid(v.Pile)))
 	share := b.params.Weight / float64(v.Playing()-1)
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
@@ -67,7 +62,17 @@ func (b *Bot) read(v *engine.View) float64 {
 	}
 	gain := pLie*pile*share + pSneak*float64(v.Options.Penalty.Owed(1))
 	loss := (1 - pLie) * pile * cost
-	return max(clamp(hardSharp*(gain-loss+slack)/pile), clamp(sneakSharp*(pSneak-sneakBar)))
+	return max(clamp(hardSharp*(gain-loss)/pile), clamp(sneakSharp*(pSneak-sneakBar)))
+}
+
+// byRecord moves a chance of a lie by a seat's record (see liar): its odds
+// times the record's factor.
+func byRecord(p, factor float64) float64 {
+	if p <= 0 || p >= 1 {
+		return p
+	}
+	odds := p / (1 - p) * factor
+	return odds / (1 + odds)
 }
 
 // sneakChance is the chance something was sneaked under the last play. Of
@@ -158,6 +163,10 @@ func rankLieChance(v *engine.View) float64 {
 			ga[k], gb[k] = lgamma(float64(k)+a), lgamma(float64(k)+b)
 		}
 	}
+	pad := padGuess
+	if v.Options.Decks() > 1 {
+		pad = padGuesses
+	}
 	var truth, lie float64
 	var sums lgammas
 	base := ga[0] + gb[0] - sums.of(a+b)
@@ -172,9 +181,9 @@ func rankLieChance(v *engine.View) float64 {
 		case k == 0 && c == 2:
 			lie += p * float64(bluffTwo)
 		case c == k:
-			truth += p * (1 - padGuess)
+			truth += p * (1 - pad)
 		case c == k+1:
-			lie += p * padGuess
+			lie += p * pad
 		case c < k:
 			truth += p * offScript
 		default:

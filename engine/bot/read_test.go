@@ -128,6 +128,10 @@ func rankLieChanceByHand(v *engine.View) float64 {
 		z, _ := math.Lgamma(a + b)
 		return x + y - z
 	}
+	pad := padGuess
+	if v.Options.Decks() > 1 {
+		pad = padGuesses
+	}
 	var truth, lie float64
 	a, b := clump*frac, clump*(1-frac)
 	base := lbeta(a, b)
@@ -139,9 +143,9 @@ func rankLieChanceByHand(v *engine.View) float64 {
 		case k == 0 && c == 2:
 			lie += p * float64(bluffTwo)
 		case c == k:
-			truth += p * (1 - padGuess)
+			truth += p * (1 - pad)
 		case c == k+1:
-			lie += p * padGuess
+			lie += p * pad
 		case c < k:
 			truth += p * offScript
 		default:

@@ -91,12 +91,12 @@ type Params struct {
 // The simulation's four styles share their calling and lying so that the
 // only difference between them is sneaking.
 var (
-	plain = Params{Pad: 0.08, Weight: 1, Floor: 0.3}
+	plain = Params{Pad: 0.08, Weight: 1, Floor: 0.4}
 
 	styles = map[Style]Params{
-		Cautious:  {Sneak: 0.2, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.35},
-		Bold:      {Sneak: 0.45, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.3, Reckless: 0.05},
-		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.22},
+		Cautious:  {Sneak: 0.6, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.45},
+		Bold:      {Sneak: 0.95, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.4, Reckless: 0.05},
+		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.32},
 		Honest:    plain,
 		Careful:   with(plain, func(p *Params) { p.Sneak, p.Most = 1, 2 }),
 		Sometimes: with(plain, func(p *Params) { p.Sneak, p.Most, p.Reckless = 0.3, 1, 1 }),
@@ -124,9 +124,6 @@ type Skill struct {
 	// AnyCard: it bluffs and sneaks with any card, not the ones it needs
 	// last, and never checks whether a sneak will show.
 	AnyCard bool
-	// PadEmpty: it pads a true claim only onto an empty pile, where being
-	// caught costs no more than the play itself.
-	PadEmpty bool
 }
 
 // Skill is the level's skill; an unknown level has none.
@@ -135,5 +132,5 @@ func (l Level) Skill() Skill { return skills[l] }
 var skills = map[Level]Skill{
 	Easy:   {Notice: 0.35, AnyCard: true},
 	Medium: {Notice: 0.75},
-	Hard:   {Notice: 1, PadEmpty: true},
+	Hard:   {Notice: 1},
 }

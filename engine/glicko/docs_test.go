@@ -1,6 +1,7 @@
 package glicko
 
 import (
+	"math"
 	"os"
 	"regexp"
 	"strconv"
@@ -19,8 +20,9 @@ func report(t *testing.T) string {
 	return string(b)
 }
 
-// TestAnchorsMatchTheMeasurement fails when the anchors and the measured Elo
-// gaps in the report drift apart by more than the report's interval.
+// TestAnchorsMatchTheMeasurement fails when the anchors at any measured
+// table size and the report's measured Elo gaps there drift apart by more
+// than the report's interval, or a size is measured but has no anchors.
 func TestAnchorsMatchTheMeasurement(t *testing.T) {
 	doc := report(t)
 	tests := []struct {
@@ -31,17 +33,52 @@ func TestAnchorsMatchTheMeasurement(t *testing.T) {
 		{"hard vs medium", "hard", "medium"},
 	}
 	for _, tt := range tests {
-		re := regexp.MustCompile(`\| ` + tt.pairing + ` \| [^|]+\| ([+-]\d+) \(([+-]\d+) to ([+-]\d+)\)`)
-		m := re.FindStringSubmatch(doc)
-		if m == nil {
-			t.Fatalf("no %q row with an Elo gap in the report", tt.pairing)
+		re := regexp.MustCompile(`\| ` + tt.pairing + ` \| (\d+) \| [^|]+\| ([+-]\d+) \(([+-]\d+) to ([+-]\d+)\)`)
+		rows := re.FindAllStringSubmatch(doc, -1)
+		if len(rows) != len(MeasuredAnchors) {
+			t.Fatalf("%s: got %d rows with an Elo gap in the report, want one for each of the %d sizes with anchors",
+				tt.pairing, len(rows), len(MeasuredAnchors))
 		}
-		lo, _ := strconv.Atoi(m[2])
-		hi, _ := strconv.Atoi(m[3])
-		gap := Anchors[tt.strong] - Anchors[tt.weak]
-		if gap < float64(lo) || gap > float64(hi) {
-			t.Errorf("%s: the anchors are %.0f apart, want within the measured %s to %s", tt.pairing, gap, m[2], m[3])
+		for _, m := range rows {
+			seats, _ := strconv.Atoi(m[1])
+			lo, _ := strconv.Atoi(m[3])
+			hi, _ := strconv.Atoi(m[4])
+			anchors, ok := MeasuredAnchors[seats]
+			if !ok {
+				t.Errorf("%s: the report measures %d seats, which have no anchors", tt.pairing, seats)
+				continue
+			}
+			gap := anchors[tt.strong] - anchors[tt.weak]
+			if gap < float64(lo) || gap > float64(hi) {
+				t.Errorf("%s at %d seats: the anchors are %.0f apart, want within the measured %s to %s", tt.pairing, seats, gap, m[3], m[4])
+			}
 		}
+	}
+}
+
+// TestAnchorsBetweenSizes checks that a size between two measured ones is
+// rated against anchors between theirs, and one outside them against the
+// nearest's.
+func TestAnchorsBetweenSizes(t *testing.T) {
+	for seats := 3; seats <= 10; seats++ {
+		at := AnchorsAt(seats)
+		for _, level := range []string{"easy", "medium", "hard"} {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for n, a := range MeasuredAnchors {
+				if n >= seats-2 && n <= seats+2 {
+					lo, hi = min(lo, a[level]), max(hi, a[level])
+				}
+			}
+			if r, ok := at[level]; !ok || r < lo || r > hi {
+				t.Errorf("%s at %d seats: got %v (present %v), want within %v to %v", level, seats, r, ok, lo, hi)
+			}
+		}
+	}
+	if got, want := AnchorsAt(5)["hard"], (MeasuredAnchors[4]["hard"]+MeasuredAnchors[6]["hard"])/2; got != want {
+		t.Errorf("hard at 5 seats: got %v, want %v, halfway between 4 and 6 seats", got, want)
+	}
+	if got, want := AnchorsAt(2)["easy"], MeasuredAnchors[3]["easy"]; got != want {
+		t.Errorf("easy at 2 seats: got %v, want the 3-seat anchor %v", got, want)
 	}
 }
 
@@ -52,7 +89,7 @@ func TestDocsShowTheGains(t *testing.T) {
 	for _, tt := range []struct {
 		marker  string
 		anchors map[string]float64
-	}{{"gains-spec", SpecAnchors}, {"gains", Anchors}} {
+	}{{"gains-spec", SpecAnchors}, {"gains", AnchorsAt(5)}} {
 		begin, end := "<!-- "+tt.marker+":begin -->\n", "<!-- "+tt.marker+":end -->"
 		i, j := strings.Index(doc, begin), strings.Index(doc, end)
 		if i < 0 || j < i {

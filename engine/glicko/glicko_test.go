@@ -71,7 +71,7 @@ func gainsTable(anchors map[string]float64) string {
 }
 
 func TestGainsByPlace(t *testing.T) {
-	for name, anchors := range map[string]map[string]float64{"specification": SpecAnchors, "measured": Anchors} {
+	for name, anchors := range map[string]map[string]float64{"specification": SpecAnchors, "measured": AnchorsAt(5)} {
 		t.Logf("gains with the %s anchors:\n%s", name, gainsTable(anchors))
 		prev := math.Inf(1)
 		for place := 1; place <= 5; place++ {
@@ -112,7 +112,7 @@ func TestFixedSidesNeverMove(t *testing.T) {
 	guest := New()
 	field := []Side{
 		{Rating: settled(1700, 60), Place: 3},
-		{Rating: Anchor(Anchors["hard"]), Place: 1, Fixed: true},
+		{Rating: Anchor(AnchorsAt(4)["hard"]), Place: 1, Fixed: true},
 		{Rating: guest, Place: 2, Fixed: true, DaysAway: 30},
 	}
 	out, err := Rate(field)

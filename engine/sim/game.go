@@ -8,13 +8,21 @@ import (
 	"bullshit/engine/bot"
 )
 
-// Seat is who plays one seat of a simulated game.
+// Seat is who plays one seat of a simulated game: a bot of a level and
+// style, or, when Person is set, a scripted person playing that strategy.
 type Seat struct {
-	Level bot.Level
-	Style bot.Style
+	Level  bot.Level
+	Style  bot.Style
+	Person Strategy
 }
 
-// Game is one bot-only game to play: its settings, its seats and its seed.
+// decider is what plays a seat: a bot or a scripted person, each deciding
+// from the seat's view alone.
+type decider interface {
+	Decide(v *engine.View) (engine.Action, bool)
+}
+
+// Game is one simulated game to play: its settings, its seats and its seed.
 type Game struct {
 	Options engine.Options
 	Seats   []Seat
@@ -37,6 +45,13 @@ type Outcome struct {
 	Sneaks, Caught []int
 	// Calls is how many plays were called.
 	Calls int
+	// Length is how long the game took on the simulator's clock: every
+	// bot's think times and the table's windows, reveals and hand-overs,
+	// and a person's own times (see PersonTime).
+	Length time.Duration
+	// Seats is what the log says of each seat's plays, in games with a
+	// scripted person (nil in bot-only games).
+	Seats *seatTally
 	// FirstOut is the number of plays made when the first seat went out
 	// (the game's length unless it plays on for places), or 0.
 	FirstOut int
@@ -60,8 +75,8 @@ const LeaderCards = 3
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Play plays a game to its end. Time is faked: each bot acts when its think
-// time has passed, and after a play the others answer in think-time order,
-// so the quickest listener shouts first.
+// time has passed (a person when theirs has), and after a play the others
+// answer in think-time order, so the quickest listener shouts first.
 func Play(g Game) (Outcome, error) { return play(g, nil) }
 
 // play is Play, calling each (when not nil) after every change of the state.
@@ -71,18 +86,32 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		return Outcome{}, err
 	}
 	n := len(g.Seats)
-	bots := make([]*bot.Bot, n)
+	players := make([]decider, n)
+	people := make([]bool, n)
 	for i, seat := range g.Seats {
-		if bots[i], err = bot.New(seat.Level, seat.Style, mix(g.Seed, uint64(i)+1)); err != nil {
+		if seat.Person != "" {
+			if players[i], err = newPerson(seat.Person, mix(g.Seed, uint64(i)+1)); err != nil {
+				return Outcome{}, err
+			}
+			people[i] = true
+			continue
+		}
+		if players[i], err = bot.New(seat.Level, seat.Style, mix(g.Seed, uint64(i)+1)); err != nil {
 			return Outcome{}, err
 		}
 	}
+	think := func(d engine.Decider) time.Duration {
+		if people[d.Seat] {
+			return PersonTime(d.Think, g.Options.Pace)
+		}
+		return engine.ThinkTime(d.Think, g.Options.Pace)
+	}
 	out := Outcome{Leader: -1, Winner: -1, Sneaks: make([]int, n), Caught: make([]int, n)}
-	pace := g.Options.Pace
-	now := epoch
+	now, end := epoch, epoch
 	// settle moves the clock to the next deadline and settles it.
 	settle := func() {
 		now = s.Deadline()
+		end = now
 		s.Tick(now)
 		if each != nil {
 			each(s)
@@ -109,7 +138,7 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 			continue
 		}
 		// The one who would act first (every listener has its own speed).
-		thinks = byThink(ds, thinks, pace)
+		thinks = byThink(ds, thinks, think)
 		d := ds[0]
 		at := now.Add(thinks[0])
 		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
@@ -118,16 +147,17 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		}
 		v := &views[d.Seat]
 		s.ViewInto(d.Seat, v)
-		a, ok := bots[d.Seat].Decide(v)
+		a, ok := players[d.Seat].Decide(v)
 		if !ok {
 			return out, errNothing
 		}
 		if a.Kind == engine.ActCall && s.Phase() == engine.PhaseCall {
-			secondCall(&out, s, ds[1:], bots, views, now, at, pace)
+			secondCall(&out, s, ds[1:], players, views, now, at, think)
 		}
 		if err := s.Apply(a, at); err != nil {
 			return out, err
 		}
+		end = at
 		if each != nil {
 			each(s)
 		}
@@ -143,7 +173,11 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 			}
 		}
 	}
-	out.Plays, out.Capped = s.Plays(), s.Capped()
+	out.Plays, out.Capped, out.Length = s.Plays(), s.Capped(), end.Sub(epoch)
+	if slices.Contains(people, true) {
+		t := tallySeats(s, n)
+		out.Seats = &t
+	}
 	out.Places = make([]int, n)
 	v := s.View(engine.Spectator)
 	for _, r := range v.Result {
@@ -165,13 +199,13 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 	return out, nil
 }
 
-// byThink sorts the deciders by think time at pace, quickest first, equal
-// times keeping their order (an insertion sort, which is stable), and
-// returns their think times in the same order, in thinks' array.
-func byThink(ds []engine.Decider, thinks []time.Duration, pace engine.Pace) []time.Duration {
+// byThink sorts the deciders by think time, quickest first, equal times
+// keeping their order (an insertion sort, which is stable), and returns
+// their think times in the same order, in thinks' array.
+func byThink(ds []engine.Decider, thinks []time.Duration, think func(engine.Decider) time.Duration) []time.Duration {
 	thinks = thinks[:0]
 	for i, d := range ds {
-		t := engine.ThinkTime(d.Think, pace)
+		t := think(d)
 		thinks = append(thinks, t)
 		j := i
 		for ; j > 0 && thinks[j-1] > t; j-- {
@@ -185,16 +219,17 @@ func byThink(ds []engine.Decider, thinks []time.Duration, pace engine.Pace) []ti
 // secondCall counts, for a play the first listener in ds is about to call
 // at first, whether another listener (the rest, quickest first, thinking
 // since the play at start) would call it too, and how soon after.
-func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, bots []*bot.Bot, views []engine.View, start, first time.Time, pace engine.Pace) {
+func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, players []decider, views []engine.View, start, first time.Time,
+	think func(engine.Decider) time.Duration) {
 	for _, d := range rest {
 		v := &views[d.Seat]
 		s.ViewInto(d.Seat, v)
-		a, ok := bots[d.Seat].Decide(v)
+		a, ok := players[d.Seat].Decide(v)
 		if !ok || a.Kind != engine.ActCall {
 			continue
 		}
 		out.Together++
-		gap := start.Add(engine.ThinkTime(d.Think, pace)).Sub(first)
+		gap := start.Add(think(d)).Sub(first)
 		for i, g := range ShoutGaps {
 			if gap <= g {
 				out.Within[i]++

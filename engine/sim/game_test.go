@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"bullshit/engine"
 )
@@ -24,7 +25,7 @@ func TestByThinkSortsStably(t *testing.T) {
 			return int(engine.ThinkTime(a.Think, pace) - engine.ThinkTime(b.Think, pace))
 		})
 		got := slices.Clone(ds)
-		times := byThink(got, nil, pace)
+		times := byThink(got, nil, func(d engine.Decider) time.Duration { return engine.ThinkTime(d.Think, pace) })
 		if !slices.Equal(got, want) {
 			t.Fatalf("byThink(%v): got %v, want %v", ds, got, want)
 		}

@@ -15,15 +15,24 @@ import (
 func (r *Report) Markdown(charts string) string {
 	var b strings.Builder
 	cfg := r.Config
-	fmt.Fprintf(&b, "Measured with `bullshit sim -games %d -knob-games %d -option-games %d -seed %d`: %d games a cell (%d in the knob sweep, "+
-		"%d playing on for places). Every rate has its 95%% confidence interval in brackets.\n\n", cfg.Games, cfg.KnobGames, cfg.OptionGames,
-		cfg.Seed, cfg.Games, cfg.KnobGames, cfg.OptionGames)
+	if cfg.PeopleOnly {
+		fmt.Fprintf(&b, "Measured with `bullshit sim -people-only -games %d -people-games %d -seed %d`: %d games a cell of the length "+
+			"table, %d of the people panel. Every rate has its 95%% confidence interval in brackets.\n\n", cfg.Games, cfg.PeopleGames,
+			cfg.Seed, cfg.Games, cfg.PeopleGames)
+	} else {
+		fmt.Fprintf(&b, "Measured with `bullshit sim -games %d -knob-games %d -option-games %d -people-games %d -seed %d`: %d games a cell "+
+			"(%d in the knob sweep, %d playing on for places, %d in the people panel). Every rate has its 95%% confidence interval "+
+			"in brackets.\n\n", cfg.Games, cfg.KnobGames, cfg.OptionGames, cfg.PeopleGames, cfg.Seed, cfg.Games, cfg.KnobGames,
+			cfg.OptionGames, cfg.PeopleGames)
+	}
 
 	b.WriteString("### Length and balance\n\n")
 	b.WriteString("The site's bots (medium and hard, in the three site styles, drawn at random for each seat) at standard settings. " +
-		fmt.Sprintf("Minutes reckon a play at %d seconds. \"Leader loses\" is how often the first player down to %d cards "+
+		"Minutes are the simulator's clock: the bots' think times at the brisk pace, each call window closing when everyone " +
+		"has let the play go, the reveal's beats and the hand-overs. " +
+		fmt.Sprintf("\"Leader loses\" is how often the first player down to %d cards "+
 			"does not win; \"called\" is the share of plays someone called; \"capped\" counts games that reached the "+
-			"%d-play cap.\n\n", PlaySeconds, LeaderCards, engine.PlayCap))
+			"%d-play cap.\n\n", LeaderCards, engine.PlayCap))
 	b.WriteString("| seats | plays a game | minutes | leader loses | called | capped |\n|---|---|---|---|---|---|\n")
 	for _, l := range r.Length {
 		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s | %d of %d |\n", l.Seats, l.Plays.Format(1), l.Minutes.Format(1),
@@ -31,6 +40,10 @@ func (r *Report) Markdown(charts string) string {
 	}
 	if charts != "" {
 		fmt.Fprintf(&b, "\n![Plays a game by table size](%slength.svg)\n", charts)
+	}
+	r.peopleMarkdown(&b, charts)
+	if cfg.PeopleOnly {
+		return b.String()
 	}
 
 	b.WriteString("\n### Is sneaking worth it?\n\n")
@@ -85,12 +98,9 @@ func StylesMarkdown() string {
 		"|---|---|---|---|---|\n")
 	for _, l := range bot.Levels() {
 		sk := l.Skill()
-		with, checks, pads := "the cards it needs last", "yes", "at its style's rate"
+		with, checks, pads := "the cards it needs last", "yes", "where it pays, at four times its style's rate"
 		if sk.AnyCard {
-			with, checks = "any card", "no"
-		}
-		if sk.PadEmpty {
-			pads = "only onto an empty pile"
+			with, checks, pads = "any card", "no", "at its style's rate"
 		}
 		fmt.Fprintf(&b, "| %s | %.0f%% | %s | %s | %s |\n", l, 100*float64(sk.Notice), with, checks, pads)
 	}
@@ -100,16 +110,16 @@ func StylesMarkdown() string {
 // AnchorsMarkdown writes the level pairings' table.
 func AnchorsMarkdown(rows []AnchorRow, cfg Config) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Measured with `bullshit anchors -games %d -seed %d` at %d seats: %d games a pairing, half with one "+
-		"bot of the stronger level among two of the weaker and half with two among one, the seats turning and each bot in a "+
-		"site style drawn at random. The score is the stronger level's share of its meetings with the weaker (a meeting is "+
-		"won by finishing ahead, ties halved), the Elo gap the one that score implies; the win columns are one bot's chance "+
-		"of winning a game (a fair share is 0.33). 95%% confidence intervals in brackets.\n\n",
-		cfg.Games, cfg.Seed, AnchorSeats, cfg.Games)
-	b.WriteString("| pairing | score | Elo gap | 1 vs 2: stronger wins | weaker wins | 2 vs 1: stronger wins | weaker wins |\n" +
-		"|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "Measured with `bullshit anchors -games %d -seed %d`: %d games a pairing at each table size, half with one "+
+		"bot of the stronger level among bots of the weaker and half with one of the weaker among the stronger, the seats "+
+		"turning and each bot in a site style drawn at random. The score is the stronger level's share of its meetings with "+
+		"the weaker (a meeting is won by finishing ahead, ties halved), the Elo gap the one that score implies; the win "+
+		"columns are one bot's chance of winning a game (a fair share is one over the seats). 95%% confidence intervals in "+
+		"brackets.\n\n", cfg.Games, cfg.Seed, cfg.Games)
+	b.WriteString("| pairing | seats | score | Elo gap | one stronger: it wins | a weaker wins | one weaker: a stronger wins | it wins |\n" +
+		"|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s vs %s | %s | %+.0f (%+.0f to %+.0f) | %s | %s | %s | %s |\n", r.Strong, r.Weak,
+		fmt.Fprintf(&b, "| %s vs %s | %d | %s | %+.0f (%+.0f to %+.0f) | %s | %s | %s | %s |\n", r.Strong, r.Weak, r.Seats,
 			r.Score.Format(3), r.Elo.Value, r.Elo.Lo, r.Elo.Hi, r.Lineups[0].StrongWins, r.Lineups[0].WeakWins,
 			r.Lineups[1].StrongWins, r.Lineups[1].WeakWins)
 	}

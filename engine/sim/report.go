@@ -9,10 +9,6 @@ import (
 	"bullshit/engine/bot"
 )
 
-// PlaySeconds is how long a play is reckoned to take at a real table, call
-// window and reveals included, for turning plays into minutes.
-const PlaySeconds = 7
-
 // Config sets the size of a run. Every game's seed is derived from Seed and
 // the game's place in the run, so a run is the same whatever Workers is.
 type Config struct {
@@ -23,6 +19,12 @@ type Config struct {
 	// OptionGames is the number of games a cell of the playing-on table
 	// plays (zero: Games).
 	OptionGames int
+	// PeopleGames is the number of games a cell of the people panel and
+	// the stronger-bot table plays (zero: Games).
+	PeopleGames int
+	// PeopleOnly measures the length table, the people panel and the
+	// stronger-bot table alone.
+	PeopleOnly bool
 	// Workers is the number of goroutines playing (zero: every core).
 	Workers int
 }
@@ -39,6 +41,11 @@ type Report struct {
 	// PlayOn is the length table again with the table playing on for
 	// places.
 	PlayOn []PlayOnRow
+	// People is the people panel: each strategy against each level at
+	// each of PeopleSeats; Strong one stronger bot among weaker ones at
+	// every table size.
+	People []PeopleRow
+	Strong []StrongRow
 }
 
 // ShoutSeats is the smallest table the shouts table measures.
@@ -69,7 +76,8 @@ type PlayOnRow struct {
 type LengthRow struct {
 	Seats int
 	Games int
-	// Plays is the mean plays per game; Minutes the same at PlaySeconds.
+	// Plays is the mean plays per game; Minutes its length on the
+	// simulator's clock.
 	Plays, Minutes Estimate
 	// LeaderLoses is how often the first seat down to LeaderCards cards does
 	// not win.
@@ -166,7 +174,8 @@ func (p *plan) run(ctx context.Context, cfg Config, progress func(done, total in
 	return Run(ctx, p.games, cfg.Workers, each)
 }
 
-// Measure plays the length, sneak and knob tables.
+// Measure plays the report's tables: with cfg.PeopleOnly, the length
+// table, the people panel and the stronger-bot table alone.
 func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*Report, error) {
 	if cfg.Games <= 0 {
 		return nil, fmt.Errorf("games a cell must be positive, got %d", cfg.Games)
@@ -174,79 +183,43 @@ func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*
 	if cfg.KnobGames <= 0 {
 		cfg.KnobGames = cfg.Games
 	}
+	if cfg.PeopleGames <= 0 {
+		cfg.PeopleGames = cfg.Games
+	}
 	var p plan
 	var lengthCells [][2]int
 	for seats := engine.MinSeats; seats <= engine.MaxSeats; seats++ {
 		lengthCells = append(lengthCells, p.add(cfg, cfg.Games, func(_ int, rng *rand.Rand) Game {
 			g := Game{Options: engine.Standard(seats), Seats: make([]Seat, seats)}
 			for s := range g.Seats {
-				g.Seats[s] = Seat{readers[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+				g.Seats[s] = siteBot(readers[rng.IntN(2)], rng)
 			}
 			return g
 		}))
-	}
-	sneakAt := func(style bot.Style, reader bot.Level, opts engine.Options) func(int, *rand.Rand) Game {
-		return func(i int, _ *rand.Rand) Game {
-			g := Game{Options: opts, Seats: make([]Seat, opts.Seats)}
-			for s := range g.Seats {
-				g.Seats[s] = Seat{reader, bot.Honest}
-			}
-			// The sneaker moves round the table from game to game.
-			g.Seats[i%opts.Seats].Style = style
-			return g
-		}
 	}
 	var sneakCells [][2][2]int
-	for _, seats := range SneakSeats {
-		for _, style := range Sneakers {
-			var c [2][2]int
-			for r, reader := range readers {
-				c[r] = p.add(cfg, cfg.Games, sneakAt(style, reader, engine.Standard(seats)))
-			}
-			sneakCells = append(sneakCells, c)
-		}
-	}
 	var playOnCells [][2]int
-	optionGames := cfg.OptionGames
-	if optionGames <= 0 {
-		optionGames = cfg.Games
-	}
-	for seats := engine.MinSeats; seats <= engine.MaxSeats; seats++ {
-		playOnCells = append(playOnCells, p.add(cfg, optionGames, func(_ int, rng *rand.Rand) Game {
-			g := Game{Options: engine.Standard(seats), Seats: make([]Seat, seats)}
-			g.Options.PlayOn = true
-			for s := range g.Seats {
-				g.Seats[s] = Seat{readers[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
-			}
-			return g
-		}))
-	}
 	var knobCells [][2][2][2]int // [careful, always][reader]
-	for _, pen := range Penalties {
-		for limit := 0; limit <= engine.MaxSneakLimit; limit++ {
-			opts := engine.Standard(KnobSeats)
-			opts.Penalty, opts.Sneak = pen, limit
-			var c [2][2][2]int
-			for k, style := range []bot.Style{bot.Careful, bot.Always} {
-				for r, reader := range readers {
-					c[k][r] = p.add(cfg, cfg.KnobGames, sneakAt(style, reader, opts))
-				}
-			}
-			knobCells = append(knobCells, c)
-		}
+	if !cfg.PeopleOnly {
+		sneakCells, playOnCells, knobCells = addSneaks(&p, cfg)
 	}
+	people := addPeople(&p, cfg, cfg.PeopleGames)
 
 	outs, err := p.run(ctx, cfg, progress)
 	if err != nil {
 		return nil, err
 	}
 	r := &Report{Config: cfg}
+	r.People, r.Strong = people.rows(&p, outs)
 	for i, c := range lengthCells {
 		seats := engine.MinSeats + i
 		r.Length = append(r.Length, lengthRow(seats, outs[c[0]:c[1]]))
-		if seats >= ShoutSeats {
+		if seats >= ShoutSeats && !cfg.PeopleOnly {
 			r.Shouts = append(r.Shouts, shoutRow(seats, outs[c[0]:c[1]]))
 		}
+	}
+	if cfg.PeopleOnly {
+		return r, nil
 	}
 	for i, c := range playOnCells {
 		games := outs[c[0]:c[1]]
@@ -287,9 +260,63 @@ func Measure(ctx context.Context, cfg Config, progress func(done, total int)) (*
 	return r, nil
 }
 
+// addSneaks adds the sneak table's, the playing-on table's and the knob
+// sweep's cells to p.
+func addSneaks(p *plan, cfg Config) (sneakCells [][2][2]int, playOnCells [][2]int, knobCells [][2][2][2]int) {
+	sneakAt := func(style bot.Style, reader bot.Level, opts engine.Options) func(int, *rand.Rand) Game {
+		return func(i int, _ *rand.Rand) Game {
+			g := Game{Options: opts, Seats: make([]Seat, opts.Seats)}
+			for s := range g.Seats {
+				g.Seats[s] = Seat{Level: reader, Style: bot.Honest}
+			}
+			// The sneaker moves round the table from game to game.
+			g.Seats[i%opts.Seats].Style = style
+			return g
+		}
+	}
+	for _, seats := range SneakSeats {
+		for _, style := range Sneakers {
+			var c [2][2]int
+			for r, reader := range readers {
+				c[r] = p.add(cfg, cfg.Games, sneakAt(style, reader, engine.Standard(seats)))
+			}
+			sneakCells = append(sneakCells, c)
+		}
+	}
+	optionGames := cfg.OptionGames
+	if optionGames <= 0 {
+		optionGames = cfg.Games
+	}
+	for seats := engine.MinSeats; seats <= engine.MaxSeats; seats++ {
+		playOnCells = append(playOnCells, p.add(cfg, optionGames, func(_ int, rng *rand.Rand) Game {
+			g := Game{Options: engine.Standard(seats), Seats: make([]Seat, seats)}
+			g.Options.PlayOn = true
+			for s := range g.Seats {
+				g.Seats[s] = siteBot(readers[rng.IntN(2)], rng)
+			}
+			return g
+		}))
+	}
+	for _, pen := range Penalties {
+		for limit := 0; limit <= engine.MaxSneakLimit; limit++ {
+			opts := engine.Standard(KnobSeats)
+			opts.Penalty, opts.Sneak = pen, limit
+			var c [2][2][2]int
+			for k, style := range []bot.Style{bot.Careful, bot.Always} {
+				for r, reader := range readers {
+					c[k][r] = p.add(cfg, cfg.KnobGames, sneakAt(style, reader, opts))
+				}
+			}
+			knobCells = append(knobCells, c)
+		}
+	}
+	return sneakCells, playOnCells, knobCells
+}
+
 // Games is the number of games the report played.
 func (r *Report) Games() int {
-	n := r.Config.Games*(len(r.Length)+2*len(r.Sneak)) + 4*r.Config.KnobGames*len(r.Knobs)
+	n := r.Config.Games*(len(r.Length)+2*len(r.Sneak)) + 4*r.Config.KnobGames*len(r.Knobs) +
+		r.Config.PeopleGames*(len(r.People)+2*len(r.Strong))
 	for _, row := range r.PlayOn {
 		n += row.Games
 	}
@@ -317,10 +344,12 @@ func shoutRow(seats int, outs []Outcome) ShoutRow {
 func lengthRow(seats int, outs []Outcome) LengthRow {
 	row := LengthRow{Seats: seats, Games: len(outs)}
 	plays := make([]float64, len(outs))
+	minutes := make([]float64, len(outs))
 	called := make([]float64, len(outs))
 	led, lost := 0, 0
 	for i, o := range outs {
 		plays[i] = float64(o.Plays)
+		minutes[i] = o.Length.Minutes()
 		called[i] = float64(o.Calls) / float64(max(1, o.Plays))
 		if o.Capped {
 			row.Capped++
@@ -333,7 +362,7 @@ func lengthRow(seats int, outs []Outcome) LengthRow {
 		}
 	}
 	row.Plays = mean(plays)
-	row.Minutes = row.Plays.Scale(PlaySeconds / 60.0)
+	row.Minutes = mean(minutes)
 	row.LeaderLoses = proportion(float64(lost), led)
 	row.Called = mean(called)
 	return row

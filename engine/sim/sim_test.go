@@ -19,7 +19,7 @@ func randomSeats(n int, rng *rand.Rand) []Seat {
 	seats := make([]Seat, n)
 	for i := range seats {
 		styles := bot.Styles()
-		seats[i] = Seat{bot.Levels()[rng.IntN(3)], styles[rng.IntN(len(styles))]}
+		seats[i] = Seat{Level: bot.Levels()[rng.IntN(3)], Style: styles[rng.IntN(len(styles))]}
 	}
 	return seats
 }
@@ -128,16 +128,18 @@ func TestAnchorsLineups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != len(Pairings) {
-		t.Fatalf("got %d rows, want %d", len(rows), len(Pairings))
+	if len(rows) != len(Pairings)*len(AnchorSeats) {
+		t.Fatalf("got %d rows, want %d", len(rows), len(Pairings)*len(AnchorSeats))
 	}
 	for _, r := range rows {
 		if r.Score.Value < 0 || r.Score.Value > 1 || r.Score.Lo > r.Score.Value || r.Score.Hi < r.Score.Value {
 			t.Errorf("%s vs %s: got score %v, want a share inside its interval", r.Strong, r.Weak, r.Score)
 		}
 		for i, l := range r.Lineups {
-			if l.Strong != i+1 || l.Strong+l.Weak != AnchorSeats {
-				t.Errorf("%s vs %s: got line-up %d vs %d, want %d vs %d", r.Strong, r.Weak, l.Strong, l.Weak, i+1, AnchorSeats-i-1)
+			want := []int{1, r.Seats - 1}[i]
+			if l.Strong != want || l.Strong+l.Weak != r.Seats {
+				t.Errorf("%s vs %s at %d seats: got line-up %d vs %d, want %d vs %d", r.Strong, r.Weak, r.Seats, l.Strong, l.Weak,
+					want, r.Seats-want)
 			}
 		}
 	}
@@ -156,7 +158,7 @@ func TestRunStopsWhenCancelled(t *testing.T) {
 }
 
 func TestRunReportsABadGame(t *testing.T) {
-	games := []Game{{Options: engine.Standard(4), Seats: []Seat{{"expert", bot.Honest}}, Seed: 1}}
+	games := []Game{{Options: engine.Standard(4), Seats: []Seat{{Level: "expert", Style: bot.Honest}}, Seed: 1}}
 	if _, err := Run(context.Background(), games, 1, nil); err == nil {
 		t.Errorf("got no error for a bot of no known level, want one")
 	}
@@ -193,7 +195,7 @@ func BenchmarkGame(b *testing.B) {
 			for i := range games {
 				g := Game{Options: engine.Standard(seats), Seats: make([]Seat, seats), Seed: rng.Uint64()}
 				for s := range g.Seats {
-					g.Seats[s] = Seat{[]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+					g.Seats[s] = siteBot([]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], rng)
 				}
 				games[i] = g
 			}
@@ -222,7 +224,7 @@ func BenchmarkRun(b *testing.B) {
 	for i := range games {
 		g := Game{Options: engine.Standard(4), Seats: make([]Seat, 4), Seed: rng.Uint64()}
 		for s := range g.Seats {
-			g.Seats[s] = Seat{[]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], bot.SiteStyles()[rng.IntN(3)]}
+			g.Seats[s] = siteBot([]bot.Level{bot.Medium, bot.Hard}[rng.IntN(2)], rng)
 		}
 		games[i] = g
 	}

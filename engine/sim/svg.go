@@ -24,6 +24,12 @@ func (r *Report) Charts() map[string][]byte {
 		title: "Plays a game by table size (site bots, standard settings)", y: "plays a game; leader loses (%)", x: "seats",
 		groups: seats, series: []series{{"plays a game", plays}, {"leader loses (%)", leader}},
 	})
+	if len(r.People) > 0 {
+		charts["people.svg"] = barChart(r.peopleChart())
+	}
+	if r.Config.PeopleOnly {
+		return charts
+	}
 
 	var styles []string
 	var sneak []series

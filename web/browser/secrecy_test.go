@@ -152,14 +152,17 @@ func TestBrowserTwoSeatsShareTheTableNotTheirCards(t *testing.T) {
 
 // comparePublic waits (briefly) for both pages to show the same public
 // state: the rank, the pile, the claim, the sizes and every bot's count
-// (each person's page shows their own count exactly).
+// (each person's page shows their own count exactly). The claimant is named
+// in the second person on their own page ("You claim one 10", "Your hand")
+// and by name on the other's, so the claim and the sizes are compared
+// without who made them.
 func comparePublic(t *testing.T, a, b *browser) {
 	t.Helper()
 	const state = `JSON.stringify({
 		rank: (document.querySelector('#rank')||{}).innerText||'',
 		pile: (document.querySelector('#pile')||{}).innerText||'',
-		claim: (document.querySelector('#claim-line')||{}).innerText||'',
-		sizes: (document.querySelector('#sizes')||{}).innerText||'',
+		claim: ((document.querySelector('#claim-line')||{}).innerText||'').replace(/^(You claim|\S+ claims) /, ''),
+		sizes: ((document.querySelector('#sizes')||{}).innerText||'').replace(/^(Your|\S+'s) hand /, 'hand '),
 		counts: [...document.querySelectorAll('#seats .seat[data-seat][data-bot]')]
 			.map(el => el.dataset.seat + ':' + ((el.querySelector('.count')||{}).innerText||'').trim()).sort(),
 	})`
