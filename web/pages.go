@@ -148,6 +148,11 @@ func (h *Handler) events(c echo.Context) error {
 	if h.stream == nil {
 		return echo.ErrNotFound
 	}
+	if hasFinal(c.Request().Header.Get("Last-Event-ID")) {
+		// 204 is the one answer after which a browser's EventSource does
+		// not reconnect.
+		return c.NoContent(http.StatusNoContent)
+	}
 	id := gameID(c)
 	seat, ctx := h.identify(c, id)
 	c.SetRequest(c.Request().WithContext(ctx))

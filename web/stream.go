@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"bullshit/api/push"
@@ -14,12 +15,19 @@ import (
 // screen rendered as out-of-band fragments.
 const FormatHTML = "html"
 
+// finalMark ends the id of a game's final frame event, which is named
+// views.FinalEvent rather than "frame": the page closes its stream on it
+// (sse-close), and a browser that reconnects naming it as its last event
+// has the final frame already.
+const finalMark = ".final"
+
 // FrameEvent is f as the browsers' "frame" event: RenderFrame's fragments,
 // ordered by the frame's revision. At the table its parts are the regions,
 // so a stream sends a page only those that changed since its last event.
 // The id is the revision and, after a dot, the moment of rendering in Unix
 // milliseconds: the page starts the animations timed from it as far on as
 // the event came later than events usually do. now is the tables' clock.
+// The game's final frame is the "final" event, its id ending in finalMark.
 func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
 	var cuts views.Cuts
 	data, t, err := h.renderFrame(f, now, &cuts)
@@ -27,6 +35,9 @@ func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, err
 		return push.Event{}, false, err
 	}
 	ev := push.Event{Name: "frame", ID: strconv.Itoa(f.Revision) + "." + strconv.FormatInt(now.UnixMilli(), 10), Key: f.Revision, Data: data}
+	if f.Final {
+		ev.Name, ev.ID = views.FinalEvent, ev.ID+finalMark
+	}
 	if t != nil {
 		ev.Parts = cuts.Parts(data)
 		ev.Shape = "table"
@@ -36,6 +47,10 @@ func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, err
 	}
 	return ev, true, nil
 }
+
+// hasFinal reports whether the browser's stream reconnects after the game's
+// final frame: only the final event's id ends in finalMark.
+func hasFinal(lastEventID string) bool { return strings.HasSuffix(lastEventID, finalMark) }
 
 // LobbyEvent is the lobby's lists as the "lobby" event.
 func (h *Handler) LobbyEvent(ctx context.Context) (push.Event, error) {

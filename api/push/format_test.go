@@ -309,6 +309,7 @@ func TestEventSince(t *testing.T) {
 		}
 		return e
 	}
+	named := func(name string, e Event) Event { e.Name = name; return e }
 	tests := []struct {
 		name      string
 		prev, now Event
@@ -320,6 +321,7 @@ func TestEventSince(t *testing.T) {
 		{"nothing changed", ev("t", "a", "b"), ev("t", "a", "b"), "", false},
 		{"another shape", ev("t", "a", "b"), ev("u", "a", "b"), "ab", true},
 		{"no parts", Event{Data: []byte("x")}, Event{Data: []byte("x")}, "x", true},
+		{"another name, nothing changed", ev("t", "a", "b"), named("final", ev("t", "a", "b")), "ab", true},
 	}
 	for _, tt := range tests {
 		got, ok := tt.now.since(tt.prev)

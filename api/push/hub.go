@@ -40,9 +40,10 @@ type Event struct {
 
 // since is what of ev a stream must send when prev is the last event it
 // sent: the Parts that changed, or all of Data. ok is false when nothing
-// changed.
+// changed. An event of another name (a game's final frame) goes whole, so
+// it is always sent.
 func (ev Event) since(prev Event) (data []byte, ok bool) {
-	if ev.Shape == "" || ev.Shape != prev.Shape || len(ev.Parts) != len(prev.Parts) {
+	if ev.Shape == "" || ev.Shape != prev.Shape || ev.Name != prev.Name || len(ev.Parts) != len(prev.Parts) {
 		return ev.Data, true
 	}
 	for i, p := range ev.Parts {

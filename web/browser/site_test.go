@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -62,8 +61,7 @@ func newSite(t *testing.T, speed float64) *site {
 		Formats: map[string]push.Encoder{
 			api.FormatJSON: api.JSONEncoder,
 			formatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
-				data, err := pages.RenderFrame(f, s.clock.Now())
-				return push.Event{Name: "frame", ID: strconv.Itoa(f.Revision), Key: f.Revision, Data: data}, err == nil, err
+				return pages.FrameEvent(f, s.clock.Now())
 			}),
 		},
 		Lobby: func(ctx context.Context) (push.Event, error) {
