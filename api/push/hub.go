@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -77,8 +78,9 @@ type Config struct {
 	Lobby func(ctx context.Context) (Event, error)
 	// LobbyEvery is the least time between two lobby renders.
 	LobbyEvery time.Duration
-	// Ping is how often an idle stream gets a comment, so proxies keep it
-	// open and a vanished client is noticed.
+	// Ping is the longest a stream goes without an event or a comment, so
+	// proxies keep it open and a vanished client is noticed: an idle stream
+	// gets a comment at a moment of its own in the last quarter of that.
 	Ping time.Duration
 	// WriteTimeout is how long one write to a subscriber may take before it
 	// is dropped: a client that stops reading cannot hold a stream forever.
@@ -140,6 +142,10 @@ type stream struct {
 	closing     bool // the game is over: end every subscriber after its final event
 	marked      bool // the end marker is queued
 	subs        int  // subscribers from attaching until the library lets go
+	// wrote is when an event or a comment was last queued; ping comes to
+	// look at the stream again when the next comment could be due.
+	wrote time.Time
+	ping  *time.Timer
 }
 
 var _ live.Publisher = (*Hub)(nil)
@@ -284,7 +290,7 @@ func (h *Hub) send(name string, st *stream) {
 	}
 	st.missed = !h.srv.TryPublish(name, ev)
 	if !st.missed {
-		st.sent = st.event
+		st.sent, st.wrote = st.event, h.clock()
 	}
 }
 
@@ -304,6 +310,7 @@ func (h *Hub) finish(name string, st *stream) {
 func (h *Hub) remove(name string) {
 	h.srv.RemoveStream(name)
 	if st := h.streams[name]; st != nil {
+		st.ping.Stop()
 		delete(h.watched[st.seat], name)
 		if len(h.watched[st.seat]) == 0 {
 			delete(h.watched, st.seat)
@@ -380,6 +387,8 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, beforeStart
 	h.streams[name] = st
 	h.subs++
 	h.srv.CreateStream(name)
+	st.wrote = h.clock()
+	st.ping = time.AfterFunc(pingWait(h.cfg.Ping, 0, rand.Float64()), func() { h.ping(name, st) })
 	return name, nil
 }
 
@@ -480,14 +489,12 @@ func serveOnce(c echo.Context, ev Event) error {
 	return err
 }
 
-// Run pings the streams, retries events that couldn't be queued and sends
-// the lobby's changes, until ctx ends; then it ends every subscriber and
-// removes every stream.
+// Run retries events that couldn't be queued and sends the lobby's changes,
+// until ctx ends; then it ends every subscriber and removes every stream.
+// Each stream is pinged by a timer of its own.
 func (h *Hub) Run(ctx context.Context) {
 	retry := time.NewTicker(h.cfg.Retry)
 	defer retry.Stop()
-	ping := time.NewTicker(h.cfg.Ping)
-	defer ping.Stop()
 	lobby := time.NewTicker(h.cfg.LobbyEvery)
 	defer lobby.Stop()
 	for {
@@ -497,8 +504,6 @@ func (h *Hub) Run(ctx context.Context) {
 			return
 		case <-retry.C:
 			h.retry()
-		case <-ping.C:
-			h.pingAll()
 		case <-lobby.C:
 			h.sendLobby(ctx)
 		}
@@ -526,14 +531,34 @@ func (h *Hub) retry() {
 
 var pingEvent = []byte("ping")
 
-func (h *Hub) pingAll() {
+// pingWait is how long after a look at a stream, idle for idle, to look
+// again: the stream is due a comment at a moment drawn by jitter (0 to 1)
+// from the last quarter of every, after its last write. Drawing it afresh
+// each time spreads the streams' comments out, where one ticker would queue
+// one on every stream at once.
+func pingWait(every, idle time.Duration, jitter float64) time.Duration {
+	due := every - time.Duration(float64(every/4)*jitter)
+	return max(due-idle, 0)
+}
+
+// ping comes to stream name when it may be due a comment: it queues one if
+// nothing was written to it for most of the ping interval, and comes back
+// when the next could be due. A stream busy with events never gets one.
+func (h *Hub) ping(name string, st *stream) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for name, st := range h.streams {
-		if !st.closing && st.subs > 0 {
+	if h.streams[name] != st || st.closing {
+		return
+	}
+	now := h.clock()
+	idle := now.Sub(st.wrote)
+	if idle >= h.cfg.Ping*3/4 {
+		if st.subs > 0 {
 			h.srv.TryPublish(name, &sse.Event{Comment: pingEvent})
 		}
+		st.wrote, idle = now, 0
 	}
+	st.ping.Reset(pingWait(h.cfg.Ping, idle, rand.Float64()))
 }
 
 // shutdown ends every subscriber, waits (a bounded time) for the library to
@@ -556,6 +581,9 @@ func (h *Hub) shutdown() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.srv.Close()
+	for _, st := range h.streams {
+		st.ping.Stop()
+	}
 	clear(h.streams)
 	clear(h.watched)
 	clear(h.lobbies)
