@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"runtime"
 	"slices"
@@ -180,6 +181,9 @@ func readRemote(ctx context.Context, base string) error {
 			fmt.Printf("\nreaders for %v\n", elapsed.Round(time.Second))
 			fmt.Printf("readers' CPU:        %.2f of %d cores\n", cpu.Seconds()/elapsed.Seconds(), runtime.NumCPU())
 			r.report()
+			// The streams stay open until the load test ends them, so its
+			// memory and goroutines are counted with them.
+			_, _ = io.Copy(io.Discard, resp.Body)
 			return nil
 		}
 	}

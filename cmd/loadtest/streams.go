@@ -194,7 +194,8 @@ func newAnnouncer(format string) *announcer {
 
 var errFollowed = errors.New("a reader already follows this load test")
 
-// serve sends the lines to the one reader, until the window ends.
+// serve sends the lines to the one reader, and keeps its connection open
+// until the load test ends, so the reader keeps its streams open as long.
 func (a *announcer) serve(c echo.Context) error {
 	first := false
 	a.once.Do(func() { first = true })
@@ -209,10 +210,7 @@ func (a *announcer) serve(c echo.Context) error {
 		select {
 		case <-c.Request().Context().Done():
 			return nil
-		case line, ok := <-a.lines:
-			if !ok {
-				return nil
-			}
+		case line := <-a.lines:
 			if _, err := fmt.Fprintln(w, line); err != nil {
 				return nil
 			}
@@ -232,7 +230,4 @@ func (a *announcer) follow(ctx context.Context, game string, seats int) error {
 
 func (a *announcer) measure() { a.lines <- "measure" }
 
-func (a *announcer) stop() {
-	a.lines <- "stop"
-	close(a.lines)
-}
+func (a *announcer) stop() { a.lines <- "stop" }
