@@ -133,6 +133,7 @@ type stream struct {
 	seat   string // watchKey(game, seat)
 	format string
 	event  Event // the latest event
+	rev    int   // the revision of the frame event was encoded from
 	sent   Event // the last event queued, which the client has or will have
 	// beforeStart: the stream was opened before the game started. The start
 	// numbers the seats afresh, so its seat may now be someone else's: it
@@ -210,7 +211,11 @@ func (h *Hub) Publish(game string, f live.Frame) {
 	h.mu.Lock()
 	formats := make(map[string]bool)
 	for _, st := range h.watched[key] {
-		formats[st.format] = true
+		// A stream that has this frame (a connecting client read it
+		// again) needs no new encoding, unless the start ends it.
+		if st.rev < f.Revision || (st.beforeStart && f.View != nil) {
+			formats[st.format] = true
+		}
 	}
 	h.mu.Unlock()
 	if len(formats) == 0 {
@@ -242,7 +247,7 @@ func (h *Hub) Publish(game string, f live.Frame) {
 		if !ok || ev.Key <= st.event.Key {
 			continue
 		}
-		st.event = ev
+		st.event, st.rev = ev, f.Revision
 		h.send(name, st)
 	}
 }
@@ -361,7 +366,7 @@ var (
 
 // attach records a new subscriber with the event it starts from and makes
 // sure its stream exists. With game "" it is a lobby stream.
-func (h *Hub) attach(game string, seat int, format string, ev Event, beforeStart bool) (string, error) {
+func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, beforeStart bool) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -371,7 +376,7 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, beforeStart
 		return "", errGameClosed
 	}
 	h.nextID++
-	st := &stream{game: game, format: format, event: ev, beforeStart: beforeStart, subs: 1}
+	st := &stream{game: game, format: format, event: ev, rev: rev, beforeStart: beforeStart, subs: 1}
 	var name string
 	if game == "" {
 		name = "lobby/" + strconv.FormatUint(h.nextID, 10)
@@ -402,17 +407,25 @@ func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live
 	if enc == nil {
 		return errNoFormat
 	}
-	ev, ok, err := enc.Encode(f, h.clock())
-	if err != nil {
-		return err
+	// A finished game's frame is rebuilt from the store, numbered apart
+	// from the live table's: it is never taken from a stream.
+	ev, ok := Event{}, false
+	if !f.Final {
+		ev, ok = h.encoded(game, seat, format, f.Revision)
 	}
 	if !ok {
-		ev = Event{}
+		var err error
+		if ev, ok, err = enc.Encode(f, h.clock()); err != nil {
+			return err
+		}
+		if !ok {
+			ev = Event{}
+		}
 	}
 	if f.Final {
 		return serveOnce(c, ev)
 	}
-	name, err := h.attach(game, seat, format, ev, f.View == nil)
+	name, err := h.attach(game, seat, format, ev, f.Revision, f.View == nil)
 	if err == errGameClosed {
 		return serveOnce(c, ev)
 	}
@@ -427,6 +440,21 @@ func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live
 	return h.run(c, name)
 }
 
+// encoded is the event another stream of the seat in format has for the
+// frame of revision rev, if any: clients that come to a seat together (a
+// crowd of spectators) cost one encoding. Only the same frame will do: a
+// later one may be another person's (the start numbers the seats afresh).
+func (h *Hub) encoded(game string, seat int, format string, rev int) (Event, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, st := range h.watched[watchKey(game, seat)] {
+		if st.format == format && st.rev == rev {
+			return st.event, true
+		}
+	}
+	return Event{}, false
+}
+
 // ServeLobby streams the lobby's lists until the client goes or the Hub
 // stops.
 func (h *Hub) ServeLobby(c echo.Context) error {
@@ -437,7 +465,7 @@ func (h *Hub) ServeLobby(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name, err := h.attach("", 0, "lobby", ev, false)
+	name, err := h.attach("", 0, "lobby", ev, 0, false)
 	if err != nil {
 		return err
 	}
