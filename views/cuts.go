@@ -11,10 +11,17 @@ import (
 
 // Cuts notes where each region of a rendered screen lies in its bytes, so a
 // push can send a client only the regions that changed since its last one.
-// Its zero value is ready; a nil *Cuts notes nothing.
+// It can also stand bytes rendered before in for a region (Reuse). Its zero
+// value is ready; a nil *Cuts notes nothing.
 type Cuts struct {
 	spans [][2]int
+	keep  [][]byte
 }
+
+// Reuse has the i-th region written as keep[i] where that is not nil,
+// rather than rendered: the bytes it rendered before from an equal model
+// (see Table.Regions).
+func (c *Cuts) Reuse(keep [][]byte) { c.keep = keep }
 
 // Region renders r, noting where its bytes begin and end when the screen
 // renders into a bytes.Buffer. templ writes through a buffer of its own,
@@ -32,7 +39,12 @@ func (c *Cuts) Region(r templ.Component) templ.Component {
 		if err != nil {
 			return err
 		}
-		if err := r.Render(ctx, w); err != nil {
+		if i := len(c.spans); i < len(c.keep) && c.keep[i] != nil {
+			_, err = w.Write(c.keep[i])
+		} else {
+			err = r.Render(ctx, w)
+		}
+		if err != nil {
 			return err
 		}
 		end, err := at()
@@ -71,4 +83,25 @@ func (c *Cuts) Parts(rendered []byte) [][]byte {
 		parts[i] = rendered[s[0]:s[1]:s[1]]
 	}
 	return parts
+}
+
+// Regions are the models t's regions are drawn from, in the order
+// TableScreen draws them and Cuts notes them. A component draws nothing but
+// its model, so a region whose model equals the one it was drawn from last
+// time renders the same bytes again.
+func (t Table) Regions() []any {
+	type seats struct {
+		Seats     []SeatCell
+		Horseshoe bool
+	}
+	type dock struct {
+		Dock  Dock
+		Teach string
+	}
+	r := make([]any, 0, 7)
+	r = append(r, t.Bar, seats{t.Seats, t.Horseshoe}, t.Middle)
+	if t.Result != nil {
+		r = append(r, *t.Result)
+	}
+	return append(r, t.Hand, dock{t.Dock, t.Teach}, t.Reveal)
 }

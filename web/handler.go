@@ -74,6 +74,9 @@ type Handler struct {
 	accounts Accounts
 
 	reviewCache reviewCache
+	// tables are the seats' last table frames, whose regions the next
+	// frame may reuse.
+	tables lastTables
 }
 
 // New builds the handler; it panics if the embedded assets are broken,

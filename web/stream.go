@@ -28,9 +28,16 @@ const finalMark = ".final"
 // milliseconds: the page starts the animations timed from it as far on as
 // the event came later than events usually do. now is the tables' clock.
 // The game's final frame is the "final" event, its id ending in finalMark.
+// A region whose model is as at the seat's last frame is not rendered again.
 func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
+	w, t := screen(f, now)
 	var cuts views.Cuts
-	data, t, err := h.renderFrame(f, now, &cuts)
+	var models []any
+	if t != nil {
+		models = t.Regions()
+		cuts.Reuse(h.tables.reusable(f, models))
+	}
+	data, err := renderScreen(w, t, &cuts)
 	if err != nil {
 		return push.Event{}, false, err
 	}
@@ -45,6 +52,7 @@ func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, err
 			ev.Shape = "table with result"
 		}
 	}
+	h.tables.keep(f, now, models, ev.Parts)
 	return ev, true, nil
 }
 
