@@ -33,6 +33,7 @@ type readers struct {
 	bytes     int64
 	measuring bool
 	cpu       time.Duration // the process's CPU time when measuring began
+	refused   int           // streams the server answered with an error
 
 	wg sync.WaitGroup // the subscribers
 }
@@ -43,7 +44,8 @@ func newReaders(base, format string) *readers {
 }
 
 // follow subscribes to every seat of a game; each subscriber reads until its
-// stream ends or ctx does.
+// stream ends or ctx does. A stream the server refuses (a table too slow to
+// answer in time) is counted, not followed.
 func (r *readers) follow(ctx context.Context, game string, seats int) error {
 	for seat := range seats {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/streams/%s/%d", r.base, game, seat), nil)
@@ -57,7 +59,10 @@ func (r *readers) follow(ctx context.Context, game string, seats int) error {
 		opened := time.Now()
 		if resp.StatusCode != http.StatusOK {
 			resp.Body.Close()
-			return fmt.Errorf("stream of %s seat %d: %s", game, seat, resp.Status)
+			r.mu.Lock()
+			r.refused++
+			r.mu.Unlock()
+			continue
 		}
 		r.wg.Go(func() {
 			defer resp.Body.Close()
@@ -119,8 +124,11 @@ func (r *readers) stop() {
 func (r *readers) report() {
 	r.mu.Lock()
 	lat := slices.Clone(r.latencies)
-	bytes := r.bytes
+	bytes, refused := r.bytes, r.refused
 	r.mu.Unlock()
+	if refused > 0 {
+		fmt.Printf("streams refused:     %d\n", refused)
+	}
 	if len(lat) == 0 {
 		fmt.Printf("%s events read: none\n", r.format)
 		return
