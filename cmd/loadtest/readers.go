@@ -44,8 +44,9 @@ func newReaders(base, format string) *readers {
 }
 
 // follow subscribes to every seat of a game; each subscriber reads until its
-// stream ends or ctx does. A stream the server refuses (a table too slow to
-// answer in time) is counted, not followed.
+// stream ends or ctx does. A stream the server refuses or drops before
+// answering (a table too slow to answer, a full accept queue) is counted,
+// not followed.
 func (r *readers) follow(ctx context.Context, game string, seats int) error {
 	for seat := range seats {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/streams/%s/%d", r.base, game, seat), nil)
@@ -53,17 +54,19 @@ func (r *readers) follow(ctx context.Context, game string, seats int) error {
 			return err
 		}
 		resp, err := r.client.Do(req)
-		if err != nil {
-			return err
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		opened := time.Now()
-		if resp.StatusCode != http.StatusOK {
-			resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			if err == nil {
+				resp.Body.Close()
+			}
 			r.mu.Lock()
 			r.refused++
 			r.mu.Unlock()
 			continue
 		}
+		opened := time.Now()
 		r.wg.Go(func() {
 			defer resp.Body.Close()
 			r.read(opened, bufio.NewReaderSize(resp.Body, 64<<10))
@@ -127,7 +130,7 @@ func (r *readers) report() {
 	bytes, refused := r.bytes, r.refused
 	r.mu.Unlock()
 	if refused > 0 {
-		fmt.Printf("streams refused:     %d\n", refused)
+		fmt.Printf("streams not opened:  %d\n", refused)
 	}
 	if len(lat) == 0 {
 		fmt.Printf("%s events read: none\n", r.format)
