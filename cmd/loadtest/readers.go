@@ -178,9 +178,9 @@ func readRemote(ctx context.Context, base string) error {
 			if err != nil {
 				return fmt.Errorf("%s/follow: %q", base, sc.Text())
 			}
-			if err := r.follow(ctx, game, seats); err != nil {
-				return err
-			}
+			// Followed aside, so that a slow server can't hold the
+			// window's lines back behind the games.
+			r.wg.Go(func() { _ = r.follow(ctx, game, seats) })
 		case word == "measure":
 			r.measure()
 			began = time.Now()
