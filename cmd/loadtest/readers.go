@@ -34,6 +34,7 @@ type readers struct {
 	measuring bool
 	cpu       time.Duration // the process's CPU time when measuring began
 	refused   int           // streams the server answered with an error
+	why       string        // the first of those answers
 
 	wg sync.WaitGroup // the subscribers
 }
@@ -58,11 +59,15 @@ func (r *readers) follow(ctx context.Context, game string, seats int) error {
 			return ctx.Err()
 		}
 		if err != nil || resp.StatusCode != http.StatusOK {
+			why := fmt.Sprint(err)
 			if err == nil {
+				why = resp.Status
 				resp.Body.Close()
 			}
 			r.mu.Lock()
-			r.refused++
+			if r.refused++; r.why == "" {
+				r.why = why
+			}
 			r.mu.Unlock()
 			continue
 		}
@@ -127,10 +132,10 @@ func (r *readers) stop() {
 func (r *readers) report() {
 	r.mu.Lock()
 	lat := slices.Clone(r.latencies)
-	bytes, refused := r.bytes, r.refused
+	bytes, refused, why := r.bytes, r.refused, r.why
 	r.mu.Unlock()
 	if refused > 0 {
-		fmt.Printf("streams not opened:  %d\n", refused)
+		fmt.Printf("streams not opened:  %d (the first: %s)\n", refused, why)
 	}
 	if len(lat) == 0 {
 		fmt.Printf("%s events read: none\n", r.format)
