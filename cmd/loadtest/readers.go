@@ -168,6 +168,7 @@ func readRemote(ctx context.Context, base string) error {
 	}
 	sc := bufio.NewScanner(resp.Body)
 	var r *readers
+	opening := make(chan struct{}, startWorkers)
 	began := time.Now()
 	for sc.Scan() {
 		word, rest, _ := strings.Cut(sc.Text(), " ")
@@ -184,8 +185,13 @@ func readRemote(ctx context.Context, base string) error {
 				return fmt.Errorf("%s/follow: %q", base, sc.Text())
 			}
 			// Followed aside, so that a slow server can't hold the
-			// window's lines back behind the games.
-			r.wg.Go(func() { _ = r.follow(ctx, game, seats) })
+			// window's lines back behind the games, as many at once as
+			// the tables are started.
+			r.wg.Go(func() {
+				opening <- struct{}{}
+				defer func() { <-opening }()
+				_ = r.follow(ctx, game, seats)
+			})
 		case word == "measure":
 			r.measure()
 			began = time.Now()
