@@ -136,3 +136,34 @@ func TestLastTablesForget(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalEventOnceOver: a game's last frame is the final event, which
+// closes the page's stream for good, only once the game is finished or
+// ended; the final frames a table sends as the server stops (or breaks) are
+// frames like any other, since the game goes on after the restart.
+func TestFinalEventOnceOver(t *testing.T) {
+	h := New(Config{})
+	s, g := dealt(t, 4)
+	tests := []struct {
+		status live.Status
+		final  bool
+		want   string
+	}{
+		{live.StatusFinished, true, "final"},
+		{live.StatusEnded, true, "final"},
+		{live.StatusLive, true, "frame"},
+		{live.StatusBroken, true, "frame"},
+		{live.StatusLive, false, "frame"},
+	}
+	for _, tt := range tests {
+		f := frameOf(s, g, 0)
+		f.Game.Status, f.Final = tt.status, tt.final
+		ev, _, err := h.FrameEvent(f, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Name != tt.want || hasFinal(ev.ID) != (tt.want == "final") {
+			t.Errorf("a %s game's frame, final %v: got event %q id %q, want %q", tt.status, tt.final, ev.Name, ev.ID, tt.want)
+		}
+	}
+}

@@ -27,7 +27,8 @@ const finalMark = ".final"
 // The id is the revision and, after a dot, the moment of rendering in Unix
 // milliseconds: the page starts the animations timed from it as far on as
 // the event came later than events usually do. now is the tables' clock.
-// The game's final frame is the "final" event, its id ending in finalMark.
+// A game's last frame, once it is over, is the "final" event, its id ending
+// in finalMark.
 // A region whose model is as at the seat's last frame is not rendered again.
 func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
 	w, t := screen(f, now)
@@ -42,7 +43,7 @@ func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, err
 		return push.Event{}, false, err
 	}
 	ev := push.Event{Name: "frame", ID: strconv.Itoa(f.Revision) + "." + strconv.FormatInt(now.UnixMilli(), 10), Key: f.Revision, Data: data}
-	if f.Final {
+	if over(f) {
 		ev.Name, ev.ID = views.FinalEvent, ev.ID+finalMark
 	}
 	if t != nil {
@@ -54,6 +55,14 @@ func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, err
 	}
 	h.tables.keep(f, now, models, ev.Parts)
 	return ev, true, nil
+}
+
+// over reports whether f is the last frame its game will ever have: the
+// final frame of a game finished or ended. A table that stops with the
+// server sends final frames too, but its game goes on after the restart,
+// and so must its pages' streams.
+func over(f live.Frame) bool {
+	return f.Final && (f.Game.Status == live.StatusFinished || f.Game.Status == live.StatusEnded)
 }
 
 // hasFinal reports whether the browser's stream reconnects after the game's
