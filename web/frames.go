@@ -1,11 +1,11 @@
 package web
 
 import (
-	"reflect"
 	"sync"
 	"time"
 
 	"bullshit/live"
+	"bullshit/views"
 )
 
 // lastTables keeps each followed seat's last table frame, region by region,
@@ -49,7 +49,7 @@ func (c *lastTables) reusable(f live.Frame, models []any) [][]byte {
 	}
 	keep := make([][]byte, len(models))
 	for i, m := range models {
-		if reflect.DeepEqual(m, last.models[i]) {
+		if views.SameRegion(m, last.models[i]) {
 			keep[i] = last.parts[i]
 		}
 	}
