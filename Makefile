@@ -62,11 +62,15 @@ report:
 # and clock, and prints the time to start them, actions a second, lateness,
 # memory and goroutines per table, publish latency and the time to rebuild
 # them after a restart: make loadtest TABLES=20000 for the issue's figure.
+# STREAMS=html (or json) also follows every seat over its event stream and
+# times the events (go run ./cmd/loadtest -h: -listen and -read read them
+# from a second process).
 TABLES ?= 1000
 DURATION ?= 60s
 POSTGRES ?=
+STREAMS ?=
 loadtest:
-	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION) $(if $(POSTGRES),-postgres '$(POSTGRES)')
+	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION) $(if $(POSTGRES),-postgres '$(POSTGRES)') $(if $(STREAMS),-streams $(STREAMS))
 
 # Plays the pages in headless Chromium and writes screenshots of the lobby,
 # the waiting room, the table, a reveal, a hand-over and the result sheet, at

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"bullshit/live"
 	"bullshit/views"
 )
 
@@ -57,4 +58,40 @@ func BenchmarkRenderFrame(b *testing.B) {
 		n = len(render())
 	}
 	b.ReportMetric(float64(n), "bytes/frame")
+}
+
+// BenchmarkFrameEvents renders every frame of a game of four for one seat
+// in turn, as its stream would: "push" through FrameEvent, which copies the
+// regions whose models did not change; "afresh" renders each whole.
+func BenchmarkFrameEvents(b *testing.B) {
+	type at struct {
+		f   live.Frame
+		now time.Time
+	}
+	var frames []at
+	playedFrames(b, 4, 40, func(f live.Frame, now time.Time) {
+		if f.Seat == 0 {
+			frames = append(frames, at{f, now})
+		}
+	})
+	h := New(Config{})
+	for _, bb := range []struct {
+		name   string
+		render func(f live.Frame, now time.Time) error
+	}{
+		{"push", func(f live.Frame, now time.Time) error { _, _, err := h.FrameEvent(f, now); return err }},
+		{"afresh", func(f live.Frame, now time.Time) error { _, err := h.RenderFrame(f, now); return err }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				fr := frames[i%len(frames)]
+				if err := bb.render(fr.f, fr.now); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
 }

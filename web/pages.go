@@ -127,26 +127,31 @@ var frames = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(12 << 10
 // one SSE "frame" event. now is the time of rendering: the reveal's beats
 // and the clock are drawn relative to it. It does no I/O.
 func (h *Handler) RenderFrame(f live.Frame, now time.Time) ([]byte, error) {
-	data, _, err := renderFrame(f, now, nil)
-	return data, err
+	w, t := screen(f, now)
+	return renderScreen(w, t, nil)
 }
 
-// renderFrame renders the frame's screen, its table's regions noted in cuts.
-func renderFrame(f live.Frame, now time.Time, cuts *views.Cuts) ([]byte, *views.Table, error) {
-	w, t := screen(f, now)
+// renderScreen renders a screen as a push's fragments, its table's regions
+// noted in cuts (which may be nil).
+func renderScreen(w *views.Waiting, t *views.Table, cuts *views.Cuts) ([]byte, error) {
 	buf := frames.Get().(*bytes.Buffer)
 	defer frames.Put(buf)
 	buf.Reset()
 	if err := views.Screen(w, t, true, cuts).Render(context.Background(), buf); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return bytes.Clone(buf.Bytes()), t, nil
+	return bytes.Clone(buf.Bytes()), nil
 }
 
 // events serves the seat's stream of frames, once the cookie says who it is.
 func (h *Handler) events(c echo.Context) error {
 	if h.stream == nil {
 		return echo.ErrNotFound
+	}
+	if hasFinal(c.Request().Header.Get("Last-Event-ID")) {
+		// 204 is the one answer after which a browser's EventSource does
+		// not reconnect.
+		return c.NoContent(http.StatusNoContent)
 	}
 	id := gameID(c)
 	seat, ctx := h.identify(c, id)

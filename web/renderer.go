@@ -12,7 +12,11 @@ import (
 // is built with it first, the tables publishing to the hub next, and the
 // pages, which serve the hub's streams, last: the server is put together in
 // that order with no reference left to fill in afterwards.
-type Frames struct{}
+type Frames struct {
+	// tables are the seats' last table frames, whose regions the next
+	// frame may reuse.
+	tables lastTables
+}
 
 // NewFrames makes the frame renderer.
 func NewFrames() *Frames { return &Frames{} }

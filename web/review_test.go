@@ -21,48 +21,60 @@ import (
 // game is over. The ids come back in the order of hosts.
 func finishedGames(t *testing.T, s *site, hosts ...string) []string {
 	t.Helper()
-	ctx := context.Background()
 	var ids []string
 	for _, host := range hosts {
-		b := s.browser()
-		id := b.create(host, "3")
-		if p := b.htmx(http.MethodPost, "/games/"+id+"/start", nil); p.status != http.StatusOK {
-			t.Fatalf("starting %s: got %d", id, p.status)
-		}
-		if err := s.mgr.HandToBot(ctx, id, 0, 0); err != nil {
-			t.Fatalf("handing %s's seat to a bot: %v", id, err)
-		}
-		ids = append(ids, id)
+		ids = append(ids, startBotGame(t, s, s.browser(), host))
 	}
 	for _, id := range ids {
-		for step := 0; ; step++ {
-			// A view is read through the table, once it has caught up
-			// with the clock.
-			v, err := s.mgr.View(ctx, id, engine.Spectator)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v.Phase == engine.PhaseOver {
-				break
-			}
-			if step > 100000 {
-				t.Fatalf("game %s still in play after %d steps", id, step)
-			}
-			s.clock.Advance(250 * time.Millisecond)
-		}
-		// The table stores the finish as it stops.
-		for {
-			g, err := s.mgr.Get(ctx, id)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if g.Status == live.StatusFinished {
-				break
-			}
-			time.Sleep(time.Millisecond)
-		}
+		playOut(t, s, id)
 	}
 	return ids
+}
+
+// startBotGame opens a table for host in b with three bots, starts it and
+// hands the host's seat to a bot.
+func startBotGame(t *testing.T, s *site, b *browser, host string) string {
+	t.Helper()
+	id := b.create(host, "3")
+	if p := b.htmx(http.MethodPost, "/games/"+id+"/start", nil); p.status != http.StatusOK {
+		t.Fatalf("starting %s: got %d", id, p.status)
+	}
+	if err := s.mgr.HandToBot(context.Background(), id, 0, 0); err != nil {
+		t.Fatalf("handing %s's seat to a bot: %v", id, err)
+	}
+	return id
+}
+
+// playOut lets the clock run until the game is over and stored as finished.
+func playOut(t *testing.T, s *site, id string) {
+	t.Helper()
+	ctx := context.Background()
+	for step := 0; ; step++ {
+		// A view is read through the table, once it has caught up
+		// with the clock.
+		v, err := s.mgr.View(ctx, id, engine.Spectator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Phase == engine.PhaseOver {
+			break
+		}
+		if step > 100000 {
+			t.Fatalf("game %s still in play after %d steps", id, step)
+		}
+		s.clock.Advance(250 * time.Millisecond)
+	}
+	// The table stores the finish as it stops.
+	for {
+		g, err := s.mgr.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Status == live.StatusFinished {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // step is the step a review page or fragment shows.

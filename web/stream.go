@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"bullshit/api/push"
@@ -14,19 +15,37 @@ import (
 // screen rendered as out-of-band fragments.
 const FormatHTML = "html"
 
+// finalMark ends the id of a game's final frame event, which is named
+// views.FinalEvent rather than "frame": the page closes its stream on it
+// (sse-close), and a browser that reconnects naming it as its last event
+// has the final frame already.
+const finalMark = ".final"
+
 // FrameEvent is f as the browsers' "frame" event: RenderFrame's fragments,
 // ordered by the frame's revision. At the table its parts are the regions,
 // so a stream sends a page only those that changed since its last event.
 // The id is the revision and, after a dot, the moment of rendering in Unix
 // milliseconds: the page starts the animations timed from it as far on as
 // the event came later than events usually do. now is the tables' clock.
+// A game's last frame, once it is over, is the "final" event, its id ending
+// in finalMark.
+// A region whose model is as at the seat's last frame is not rendered again.
 func (fr *Frames) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
+	w, t := screen(f, now)
 	var cuts views.Cuts
-	data, t, err := renderFrame(f, now, &cuts)
+	var models []any
+	if t != nil {
+		models = t.Regions()
+		cuts.Reuse(fr.tables.reusable(f, models))
+	}
+	data, err := renderScreen(w, t, &cuts)
 	if err != nil {
 		return push.Event{}, false, err
 	}
 	ev := push.Event{Name: "frame", ID: strconv.Itoa(f.Revision) + "." + strconv.FormatInt(now.UnixMilli(), 10), Key: f.Revision, Data: data}
+	if over(f) {
+		ev.Name, ev.ID = views.FinalEvent, ev.ID+finalMark
+	}
 	if t != nil {
 		ev.Parts = cuts.Parts(data)
 		ev.Shape = "table"
@@ -34,8 +53,21 @@ func (fr *Frames) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, err
 			ev.Shape = "table with result"
 		}
 	}
+	fr.tables.keep(f, now, models, ev.Parts)
 	return ev, true, nil
 }
+
+// over reports whether f is the last frame its game will ever have: the
+// final frame of a game finished or ended. A table that stops with the
+// server sends final frames too, but its game goes on after the restart,
+// and so must its pages' streams.
+func over(f live.Frame) bool {
+	return f.Final && (f.Game.Status == live.StatusFinished || f.Game.Status == live.StatusEnded)
+}
+
+// hasFinal reports whether the browser's stream reconnects after the game's
+// final frame: only the final event's id ends in finalMark.
+func hasFinal(lastEventID string) bool { return strings.HasSuffix(lastEventID, finalMark) }
 
 // LobbyEvent is the lobby's lists as the "lobby" event.
 func (h *Handler) LobbyEvent(ctx context.Context) (push.Event, error) {

@@ -165,6 +165,58 @@ func TestHubEncodesOncePerSeatPerChange(t *testing.T) {
 	}
 }
 
+// TestHubRendersASpectatorsFrameOnce: spectators who come to a table
+// together, each read the frame and read it again once subscribed (as the
+// server's handlers do), cost one render between them, and every change one
+// more, however many watch.
+func TestHubRendersASpectatorsFrameOnce(t *testing.T) {
+	page := &pageFormat{}
+	hub := New(Config{Formats: map[string]Encoder{"page": page}})
+	var mu sync.Mutex
+	cur := live.Frame{Revision: 1, Seat: engine.Spectator, View: &engine.View{Version: 1, Seat: engine.Spectator}}
+	read := func() (live.Frame, error) { mu.Lock(); defer mu.Unlock(); return cur, nil }
+	e := echo.New()
+	e.GET("/s", func(c echo.Context) error {
+		f, _ := read()
+		return hub.Serve(c, "g4", engine.Spectator, "page", f, read)
+	})
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hub.Run(ctx)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+
+	const crowd = 5
+	var watchers []<-chan rawEvent
+	for range crowd {
+		w := subscribeRaw(t, t.Context(), srv.URL+"/s")
+		if got := nextRaw(t, w); got.id != "1" {
+			t.Fatalf("a spectator's first event: got %q, want 1", got.id)
+		}
+		watchers = append(watchers, w)
+	}
+	waitFor(t, "the spectators", func() bool { return hub.Subscribers() == crowd })
+	if got := page.calls.Load(); got != 1 {
+		t.Errorf("renders for %d spectators coming to one frame: got %d, want 1", crowd, got)
+	}
+	mu.Lock()
+	cur = live.Frame{Revision: 2, Seat: engine.Spectator, View: &engine.View{Version: 2, Seat: engine.Spectator}}
+	mu.Unlock()
+	hub.Publish("g4", cur)
+	for i, w := range watchers {
+		if got := nextRaw(t, w); got.id != "2" {
+			t.Errorf("spectator %d after a change: got event %q, want 2", i, got.id)
+		}
+	}
+	if got := page.calls.Load(); got != 2 {
+		t.Errorf("renders after one change for %d spectators: got %d, want 2", crowd, got)
+	}
+}
+
 // TestHubEndsWaitingRoomStreamsAtTheStart: the start numbers the seats afresh,
 // so a stream opened for seat 2 in the waiting room must never be sent the
 // new seat 2's cards. It is ended instead, told to reconnect soon.
@@ -309,6 +361,7 @@ func TestEventSince(t *testing.T) {
 		}
 		return e
 	}
+	named := func(name string, e Event) Event { e.Name = name; return e }
 	tests := []struct {
 		name      string
 		prev, now Event
@@ -320,6 +373,7 @@ func TestEventSince(t *testing.T) {
 		{"nothing changed", ev("t", "a", "b"), ev("t", "a", "b"), "", false},
 		{"another shape", ev("t", "a", "b"), ev("u", "a", "b"), "ab", true},
 		{"no parts", Event{Data: []byte("x")}, Event{Data: []byte("x")}, "x", true},
+		{"another name, nothing changed", ev("t", "a", "b"), named("final", ev("t", "a", "b")), "ab", true},
 	}
 	for _, tt := range tests {
 		got, ok := tt.now.since(tt.prev)

@@ -7,14 +7,11 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"net/http"
-	"net/url"
+	"math/rand/v2"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/labstack/echo/v4"
 	"github.com/r3labs/sse/v2"
 
 	"bullshit/engine"
@@ -40,9 +37,10 @@ type Event struct {
 
 // since is what of ev a stream must send when prev is the last event it
 // sent: the Parts that changed, or all of Data. ok is false when nothing
-// changed.
+// changed. An event of another name (a game's final frame) goes whole, so
+// it is always sent.
 func (ev Event) since(prev Event) (data []byte, ok bool) {
-	if ev.Shape == "" || ev.Shape != prev.Shape || len(ev.Parts) != len(prev.Parts) {
+	if ev.Shape == "" || ev.Shape != prev.Shape || ev.Name != prev.Name || len(ev.Parts) != len(prev.Parts) {
 		return ev.Data, true
 	}
 	for i, p := range ev.Parts {
@@ -76,19 +74,20 @@ type Config struct {
 	Lobby func(ctx context.Context) (Event, error)
 	// LobbyEvery is the least time between two lobby renders.
 	LobbyEvery time.Duration
-	// Ping is how often an idle stream gets a comment, so proxies keep it
-	// open and a vanished client is noticed.
+	// Ping is the longest a stream goes without an event or a comment, so
+	// proxies keep it open and a vanished client is noticed: an idle stream
+	// gets a comment at a moment of its own in the last quarter of that.
 	Ping time.Duration
 	// WriteTimeout is how long one write to a subscriber may take before it
 	// is dropped: a client that stops reading cannot hold a stream forever.
 	WriteTimeout time.Duration
 	// Retry is how often events that could not be queued are tried again.
 	Retry time.Duration
-	// Ends are the formats whose clients are told why a stream ends by plan,
-	// in an "end" event before it closes: "again" when the game started
-	// (reconnect now, as the seat's number may have changed) and "over" when
-	// it is over (do not reconnect). A browser's EventSource would otherwise
-	// see an error, and reconnect after the final frame for ever.
+	// Ends are the formats whose clients are told, in an "end" event, that
+	// a waiting room's stream ends because the game started: reconnect now,
+	// as the seat's number may have changed. A browser's EventSource would
+	// otherwise see an error. (A finished game's last frame is its own
+	// event, views.FinalEvent for the pages, on which a client stops.)
 	Ends map[string]bool
 }
 
@@ -136,6 +135,7 @@ type stream struct {
 	seat   string // watchKey(game, seat)
 	format string
 	event  Event // the latest event
+	rev    int   // the revision of the frame event was encoded from
 	sent   Event // the last event queued, which the client has or will have
 	// beforeStart: the stream was opened before the game started. The start
 	// numbers the seats afresh, so its seat may now be someone else's: it
@@ -143,9 +143,13 @@ type stream struct {
 	beforeStart bool
 	missed      bool // the latest event couldn't be queued: try again
 	closing     bool // the game is over: end every subscriber after its final event
-	told        bool // the "end" event is queued, or the format has none
+	told        bool // the "end" event is queued, or the stream needs none
 	marked      bool // the end marker is queued
 	subs        int  // subscribers from attaching until the library lets go
+	// wrote is when an event or a comment was last queued; ping comes to
+	// look at the stream again when the next comment could be due.
+	wrote time.Time
+	ping  *time.Timer
 }
 
 var _ live.Publisher = (*Hub)(nil)
@@ -210,7 +214,11 @@ func (h *Hub) Publish(game string, f live.Frame) {
 	h.mu.Lock()
 	formats := make(map[string]bool)
 	for _, st := range h.watched[key] {
-		formats[st.format] = true
+		// A stream that has this frame (a connecting client read it
+		// again) needs no new encoding, unless the start ends it.
+		if st.rev < f.Revision || (st.beforeStart && f.View != nil) {
+			formats[st.format] = true
+		}
 	}
 	h.mu.Unlock()
 	if len(formats) == 0 {
@@ -242,7 +250,7 @@ func (h *Hub) Publish(game string, f live.Frame) {
 		if !ok || ev.Key <= st.event.Key {
 			continue
 		}
-		st.event = ev
+		st.event, st.rev = ev, f.Revision
 		h.send(name, st)
 	}
 }
@@ -290,7 +298,7 @@ func (h *Hub) send(name string, st *stream) {
 	}
 	st.missed = !h.srv.TryPublish(name, ev)
 	if !st.missed {
-		st.sent = st.event
+		st.sent, st.wrote = st.event, h.clock()
 	}
 }
 
@@ -302,27 +310,23 @@ func (h *Hub) finish(name string, st *stream) {
 		h.send(name, st)
 	}
 	if !st.missed && !st.told {
-		st.told = !h.cfg.Ends[st.format] || h.srv.TryPublish(name, endEvent(st.beforeStart && h.closed[st.game].IsZero()))
+		started := st.beforeStart && h.closed[st.game].IsZero()
+		st.told = !started || !h.cfg.Ends[st.format] || h.srv.TryPublish(name, startedEvent)
 	}
 	if !st.missed && st.told {
 		st.marked = h.srv.TryPublish(name, &sse.Event{})
 	}
 }
 
-// endEvent tells a client its stream ends by plan: to reconnect at once, or
-// that the game is over.
-func endEvent(again bool) *sse.Event {
-	why := "over"
-	if again {
-		why = "again"
-	}
-	return &sse.Event{Event: []byte("end"), Data: []byte(why)}
-}
+// startedEvent tells a client its waiting room's stream ends because the
+// game started, so it follows its seat afresh at once.
+var startedEvent = &sse.Event{Event: []byte("end"), Data: []byte("again")}
 
 // remove drops a stream nobody is subscribed to. Called with h.mu held.
 func (h *Hub) remove(name string) {
 	h.srv.RemoveStream(name)
 	if st := h.streams[name]; st != nil {
+		st.ping.Stop()
 		delete(h.watched[st.seat], name)
 		if len(h.watched[st.seat]) == 0 {
 			delete(h.watched, st.seat)
@@ -374,7 +378,7 @@ var (
 
 // attach records a new subscriber with the event it starts from and makes
 // sure its stream exists. With game "" it is a lobby stream.
-func (h *Hub) attach(game string, seat int, format string, ev Event, beforeStart bool) (string, error) {
+func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, beforeStart bool) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -384,7 +388,7 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, beforeStart
 		return "", errGameClosed
 	}
 	h.nextID++
-	st := &stream{game: game, format: format, event: ev, beforeStart: beforeStart, subs: 1}
+	st := &stream{game: game, format: format, event: ev, rev: rev, beforeStart: beforeStart, subs: 1}
 	var name string
 	if game == "" {
 		name = "lobby/" + strconv.FormatUint(h.nextID, 10)
@@ -400,118 +404,17 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, beforeStart
 	h.streams[name] = st
 	h.subs++
 	h.srv.CreateStream(name)
+	st.wrote = h.clock()
+	st.ping = time.AfterFunc(pingWait(h.cfg.Ping, 0, rand.Float64()), func() { h.ping(name, st) })
 	return name, nil
 }
 
-// Serve streams a seat's frames in format until the client goes, the game
-// ends or the Hub stops. f is the frame when the client connected; fresh, if
-// not nil, reads it again once the stream exists, since a change published
-// between the first reading and the attaching reached no stream. A game that
-// is over gets its final frame alone.
-func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live.Frame, fresh func() (live.Frame, error)) error {
-	enc := h.cfg.Formats[format]
-	if enc == nil {
-		return errNoFormat
-	}
-	ev, ok, err := enc.Encode(f, h.clock())
-	if err != nil {
-		return err
-	}
-	if !ok {
-		ev = Event{}
-	}
-	if f.Final {
-		return serveOnce(c, ev, h.cfg.Ends[format])
-	}
-	name, err := h.attach(game, seat, format, ev, f.View == nil)
-	if err == errGameClosed {
-		return serveOnce(c, ev, h.cfg.Ends[format])
-	}
-	if err != nil {
-		return err
-	}
-	if fresh != nil {
-		if nf, err := fresh(); err == nil {
-			h.Publish(game, nf)
-		}
-	}
-	return h.run(c, name)
-}
-
-// ServeLobby streams the lobby's lists until the client goes or the Hub
-// stops.
-func (h *Hub) ServeLobby(c echo.Context) error {
-	if h.cfg.Lobby == nil {
-		return errNoLobby
-	}
-	ev, err := h.cfg.Lobby(c.Request().Context())
-	if err != nil {
-		return err
-	}
-	name, err := h.attach("", 0, "lobby", ev, false)
-	if err != nil {
-		return err
-	}
-	return h.run(c, name)
-}
-
-// run hands the connection to the library on stream name.
-func (h *Hub) run(c echo.Context, name string) error {
-	ctx, cancel := context.WithCancel(c.Request().Context())
-	defer cancel()
-	defer context.AfterFunc(h.ctx, cancel)()
-
-	// The library reads the stream's name from the query: it is set here,
-	// never taken from the client, and nothing the client sent is replayed.
-	r := c.Request().Clone(ctx)
-	r.URL.RawQuery = url.Values{"stream": {name}}.Encode()
-	r.Header.Del("Last-Event-ID")
-	w := newDeadlineWriter(c.Response(), h.cfg.WriteTimeout)
-	// The server's read and write timeouts are for ordinary requests: a
-	// stream lives on, with a deadline per write instead.
-	if err := w.rc.SetWriteDeadline(time.Time{}); err != nil {
-		h.log.Debug("clearing the write deadline", "err", err)
-	}
-	if err := w.rc.SetReadDeadline(time.Time{}); err != nil {
-		h.log.Debug("clearing the read deadline", "err", err)
-	}
-	h.srv.ServeHTTP(w, r)
-	return nil
-}
-
-// serveOnce answers a finished game's stream with its final event alone,
-// and, if told, the end event that says the game is over.
-func serveOnce(c echo.Context, ev Event, told bool) error {
-	hd := c.Response().Header()
-	hd.Set(echo.HeaderContentType, "text/event-stream")
-	hd.Set("Cache-Control", "no-cache")
-	c.Response().WriteHeader(http.StatusOK)
-	var b strings.Builder
-	if ev.ID != "" {
-		b.WriteString("id: " + ev.ID + "\n")
-	}
-	if ev.Name != "" {
-		b.WriteString("event: " + ev.Name + "\n")
-	}
-	for line := range strings.Lines(strings.ReplaceAll(string(ev.Data), "\r\n", "\n")) {
-		b.WriteString("data: " + strings.TrimSuffix(line, "\n") + "\n")
-	}
-	b.WriteString("\n")
-	if told {
-		b.WriteString("event: end\ndata: over\n\n")
-	}
-	_, err := c.Response().Write([]byte(b.String()))
-	return err
-}
-
-// Run pings the streams, retries events that couldn't be queued and sends
-// the lobby's changes, until ctx ends; then it ends every subscriber and
-// removes every stream.
+// Run retries events that couldn't be queued and sends the lobby's changes,
+// until ctx ends; then it ends every subscriber and removes every stream.
+// Each stream is pinged by a timer of its own.
 func (h *Hub) Run(ctx context.Context) {
 	retry := time.NewTicker(h.cfg.Retry)
 	defer retry.Stop()
-	ping := time.NewTicker(h.cfg.Ping)
-	defer ping.Stop()
 	lobby := time.NewTicker(h.cfg.LobbyEvery)
 	defer lobby.Stop()
 	for {
@@ -521,8 +424,6 @@ func (h *Hub) Run(ctx context.Context) {
 			return
 		case <-retry.C:
 			h.retry()
-		case <-ping.C:
-			h.pingAll()
 		case <-lobby.C:
 			h.sendLobby(ctx)
 		}
@@ -548,18 +449,6 @@ func (h *Hub) retry() {
 	}
 }
 
-var pingEvent = []byte("ping")
-
-func (h *Hub) pingAll() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for name, st := range h.streams {
-		if !st.closing && st.subs > 0 {
-			h.srv.TryPublish(name, &sse.Event{Comment: pingEvent})
-		}
-	}
-}
-
 // shutdown ends every subscriber, waits (a bounded time) for the library to
 // let each go, then closes every stream.
 func (h *Hub) shutdown() {
@@ -580,6 +469,9 @@ func (h *Hub) shutdown() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.srv.Close()
+	for _, st := range h.streams {
+		st.ping.Stop()
+	}
 	clear(h.streams)
 	clear(h.watched)
 	clear(h.lobbies)
@@ -591,27 +483,3 @@ func (h *Hub) Subscribers() int {
 	defer h.mu.Unlock()
 	return h.subs
 }
-
-// deadlineWriter gives each write to a subscriber its own deadline, so a
-// client that stops reading is dropped instead of holding its stream.
-type deadlineWriter struct {
-	http.ResponseWriter
-	rc      *http.ResponseController
-	timeout time.Duration
-}
-
-func newDeadlineWriter(w http.ResponseWriter, timeout time.Duration) *deadlineWriter {
-	return &deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w), timeout: timeout}
-}
-
-func (w *deadlineWriter) Write(p []byte) (int, error) {
-	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout)) // unsupported only on writers that never block
-	return w.ResponseWriter.Write(p)
-}
-
-func (w *deadlineWriter) Flush() {
-	_ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout))
-	_ = w.rc.Flush()
-}
-
-func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

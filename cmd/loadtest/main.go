@@ -4,7 +4,13 @@
 // deadlines and bot moves happen, memory per table, and how soon views
 // reach the Publisher. With -streams it also follows every seat of every
 // table over an HTTP event stream, as browsers (html) or programs (json)
-// would, and times each event from its frame's publishing to its reading.
+// would, and times each event from its frame's publishing to its reading,
+// counting those read inside the measuring window. With -listen the streams
+// are read by a second process started with -read, so that the server's
+// CPU is its own:
+//
+//	loadtest -streams html -listen 127.0.0.1:7070
+//	loadtest -read http://127.0.0.1:7070
 package main
 
 import (
@@ -36,7 +42,13 @@ func main() {
 	starters := flag.Int("starters", 64, "tables being started at once, as by that many people")
 	postgres := flag.String("postgres", "", "a PostgreSQL URL to run on, in a schema of its own, instead of SQLite")
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
+	listen := flag.String("listen", "", "with -streams, serve the streams at this address to a reader started with -read, and start once it has connected")
+	read := flag.String("read", "", "only read and time the streams of a load test started with -listen at this URL")
 	flag.Parse()
+	if *listen != "" && *format == "" {
+		fmt.Fprintln(os.Stderr, "loadtest: -listen needs -streams")
+		os.Exit(2)
+	}
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
@@ -53,7 +65,13 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	startWorkers = *starters
-	if err := run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *heapProfile, *postgres); err != nil {
+	var err error
+	if *read != "" {
+		err = readRemote(ctx, *read)
+	} else {
+		err = run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *listen, *heapProfile, *postgres)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
 		pprof.StopCPUProfile()
 		os.Exit(1)
@@ -89,7 +107,7 @@ func (c *counter) take() int {
 	return n
 }
 
-func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format, heapProfile, postgres string) error {
+func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format, listen, heapProfile, postgres string) error {
 	st, cleanup, err := openStore(ctx, postgres)
 	if err != nil {
 		return err
@@ -109,12 +127,18 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	var m *live.Manager
 	var follow *streams
 	if format != "" {
-		if follow, err = newStreamsFor(mctx, format, pub, logger, func(ctx context.Context, game string, seat int) (live.Frame, error) {
+		if follow, err = newStreams(mctx, format, listen, pub, logger, func(ctx context.Context, game string, seat int) (live.Frame, error) {
 			return m.Frame(ctx, game, seat)
 		}); err != nil {
 			return err
 		}
 		publisher = follow
+		if listen != "" {
+			fmt.Printf("serving the %s streams at http://%s: waiting for a reader (loadtest -read http://%[2]s)\n", format, listen)
+			if err := follow.awaitReader(ctx); err != nil {
+				return err
+			}
+		}
 	}
 	m, err = live.New(mctx, live.Config{Store: st, Publisher: publisher, Logger: logger})
 	if err != nil {
@@ -138,7 +162,7 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 			return err
 		}
 		if follow != nil {
-			return follow.follow(ctx, j.Game.ID, seats)
+			return follow.to.follow(ctx, j.Game.ID, seats)
 		}
 		return nil
 	}
@@ -156,7 +180,7 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	m.ResetStats()
 	pub.views.Store(0)
 	if follow != nil {
-		follow.measure()
+		follow.to.measure()
 	}
 	cpu0 = cpuTime()
 	began = time.Now()
@@ -189,6 +213,9 @@ loop:
 	cpu := cpuTime() - cpu0
 	s := m.Stats()
 	if follow != nil {
+		// Events read from here on (the final GC, the shutdown, the
+		// restart) are outside the window.
+		follow.to.stop()
 		defer follow.report()
 	}
 
@@ -229,7 +256,7 @@ loop:
 	fmt.Printf("actions stored:      %d (%.0f a second)\n", s.Actions, float64(s.Actions)/elapsed.Seconds())
 	fmt.Printf("views published:     %d\n", pub.views.Load())
 	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
-	fmt.Printf("CPU:                 %.2f of 2 cores\n", cpu.Seconds()/elapsed.Seconds())
+	fmt.Printf("CPU:                 %.2f of %d cores\n", cpu.Seconds()/elapsed.Seconds(), runtime.NumCPU())
 	fmt.Printf("shutdown:            %v\n", closed.Round(time.Millisecond))
 	fmt.Printf("restart:             %v to rebuild %d live games from their logs\n", reopened.Round(time.Millisecond), len(rebuilt))
 	perTable := func(a, b uint64) float64 { return float64(int64(a)-int64(b)) / float64(tables) / 1024 }

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,41 +20,60 @@ import (
 	"bullshit/web"
 )
 
-// streams follows every seat of every table over an HTTP event stream of one
-// format, as browsers (html) or programs (json) would, and times each event
-// from the moment its table published the frame to the moment the
-// subscriber has read the whole event. It is the Publisher the tables see:
-// it notes the time and hands the frame to the real push hub.
+// streams serves every seat's event stream of one format from the real push
+// hub, as the server does, and tells a follower (readers in this process, or
+// in another through /follow) which games to follow and when the measuring
+// window opens and closes. It is the Publisher the tables see: it notes when
+// each seat's frame was published and hands the frame to the hub, whose
+// encoder stamps that moment on the event's id.
 type streams struct {
 	next   live.Publisher // told of every frame and closing too (the counter)
 	hub    *push.Hub
 	format string
-	// eventID is the id the format's events carry for a frame, the key
-	// that ties a frame published to an event read ("" for none).
-	eventID func(f live.Frame) string
-	base    string
-	client  *http.Client
+	to     follower
 
 	mu        sync.Mutex
-	published map[eventKey]time.Time
-	latencies []time.Duration
-	bytes     int64
-	measuring bool
-
-	wg sync.WaitGroup // the subscribers
+	published map[seatKey]stamp
 }
 
-type eventKey struct {
+// follower is told what to follow and when to measure.
+type follower interface {
+	follow(ctx context.Context, game string, seats int) error
+	measure()
+	stop()
+}
+
+type seatKey struct {
 	game string
 	seat int
-	id   string
 }
 
-// newStreams serves the hub's streams on a loopback port until ctx ends.
-func newStreams(ctx context.Context, next live.Publisher, hub *push.Hub, format string, eventID func(live.Frame) string,
+// stamp is a seat's newest frame's revision and when it was published.
+type stamp struct {
+	revision int
+	at       time.Time
+}
+
+// newStreams builds the push hub for format and serves its streams until ctx
+// ends: on listen for a reader in another process, or, if listen is "", on a
+// loopback port of its own for readers in this one.
+func newStreams(ctx context.Context, format, listen string, next live.Publisher, logger *slog.Logger,
 	frame func(ctx context.Context, game string, seat int) (live.Frame, error)) (*streams, error) {
-	s := &streams{next: next, hub: hub, format: format, eventID: eventID, published: map[eventKey]time.Time{},
-		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 100, MaxConnsPerHost: 0}}}
+	var enc push.Encoder
+	switch format {
+	case api.FormatJSON:
+		enc = api.JSONEncoder
+	case web.FormatHTML:
+		// A browser's stream: each seat's screen rendered once per change,
+		// as the server renders it.
+		enc = push.EncoderFunc(web.New(web.Config{Logger: logger}).FrameEvent)
+	default:
+		return nil, fmt.Errorf("no stream format %q: json or html", format)
+	}
+	s := &streams{next: next, format: format, published: map[seatKey]stamp{}}
+	s.hub = push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{format: s.stamped(enc)}})
+	go s.hub.Run(ctx)
+
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.GET("/streams/:game/:seat", func(c echo.Context) error {
@@ -71,28 +87,54 @@ func newStreams(ctx context.Context, next live.Publisher, hub *push.Hub, format 
 		if err != nil {
 			return err
 		}
-		return hub.Serve(c, game, seat, format, f, read)
+		return s.hub.Serve(c, game, seat, format, f, read)
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	addr := listen
+	if listen == "" {
+		addr = "127.0.0.1:0"
+	}
+	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	s.base = "http://" + ln.Addr().String()
+	base := "http://" + ln.Addr().String()
+	if listen == "" {
+		s.to = newReaders(base, format)
+	} else {
+		a := newAnnouncer(format)
+		e.GET("/follow", a.serve)
+		s.to = a
+	}
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	context.AfterFunc(ctx, func() { _ = srv.Close() })
 	return s, nil
 }
 
+// stamped is enc with the moment its frame was published after an "@" at
+// the end of the event's id, when the frame is its seat's newest published
+// one (not one read as a client connects).
+func (s *streams) stamped(enc push.Encoder) push.Encoder {
+	return push.EncoderFunc(func(f live.Frame, now time.Time) (push.Event, bool, error) {
+		ev, ok, err := enc.Encode(f, now)
+		if !ok || err != nil {
+			return ev, ok, err
+		}
+		s.mu.Lock()
+		st, found := s.published[seatKey{f.Game.ID, f.Seat}]
+		s.mu.Unlock()
+		if found && st.revision == f.Revision {
+			ev.ID += "@" + strconv.FormatInt(st.at.UnixNano(), 10)
+		}
+		return ev, true, nil
+	})
+}
+
 // Publish notes when each seat's frame was published, then publishes it.
 func (s *streams) Publish(game string, f live.Frame) {
-	if id := s.eventID(f); id != "" && f.Seat != engine.Spectator {
-		k := eventKey{game, f.Seat, id}
-		now := time.Now()
+	if f.Seat != engine.Spectator {
 		s.mu.Lock()
-		if _, ok := s.published[k]; !ok {
-			s.published[k] = now
-		}
+		s.published[seatKey{game, f.Seat}] = stamp{f.Revision, time.Now()}
 		s.mu.Unlock()
 	}
 	s.hub.Publish(game, f)
@@ -103,126 +145,89 @@ func (s *streams) Publish(game string, f live.Frame) {
 func (s *streams) Close(game string) {
 	s.hub.Close(game)
 	s.next.Close(game)
-}
-
-// follow subscribes to every seat of a game; each subscriber reads until its
-// stream ends or ctx does.
-func (s *streams) follow(ctx context.Context, game string, seats int) error {
-	for seat := range seats {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/streams/%s/%d", s.base, game, seat), nil)
-		if err != nil {
-			return err
-		}
-		resp, err := s.client.Do(req)
-		if err != nil {
-			return err
-		}
-		if resp.StatusCode != http.StatusOK {
-			resp.Body.Close()
-			return fmt.Errorf("stream of %s seat %d: %s", game, seat, resp.Status)
-		}
-		s.wg.Go(func() {
-			defer resp.Body.Close()
-			s.read(game, seat, bufio.NewReaderSize(resp.Body, 64<<10))
-		})
-	}
-	return nil
-}
-
-// read times every event of one stream as it is read whole.
-func (s *streams) read(game string, seat int, r *bufio.Reader) {
-	id, size := "", 0
-	for {
-		line, err := r.ReadString('\n')
-		size += len(line)
-		if err != nil {
-			return
-		}
-		switch {
-		case line == "\n":
-			now := time.Now()
-			s.mu.Lock()
-			k := eventKey{game, seat, id}
-			if at, ok := s.published[k]; ok {
-				delete(s.published, k)
-				if s.measuring {
-					s.latencies = append(s.latencies, now.Sub(at))
-					s.bytes += int64(size)
-				}
-			}
-			s.mu.Unlock()
-			id, size = "", 0
-		case strings.HasPrefix(line, "id: "):
-			// A browser's event id is the revision, a dot and the time of
-			// rendering; the revision ties it to its frame.
-			id, _, _ = strings.Cut(strings.TrimSuffix(line[len("id: "):], "\n"), ".")
-		}
-	}
-}
-
-// measure starts (or restarts) the timing, forgetting what came before.
-func (s *streams) measure() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.latencies, s.bytes, s.measuring = nil, 0, true
-}
-
-// report prints the events' timings.
-func (s *streams) report() {
-	s.mu.Lock()
-	lat := slices.Clone(s.latencies)
-	bytes := s.bytes
-	s.mu.Unlock()
-	if len(lat) == 0 {
-		fmt.Printf("%s events read: none\n", s.format)
-		return
+	for k := range s.published {
+		if k.game == game {
+			delete(s.published, k)
+		}
 	}
-	slices.Sort(lat)
-	q := func(p float64) time.Duration { return lat[min(len(lat)-1, int(float64(len(lat))*p))] }
-	fmt.Printf("%s events read:   %d, %.0f bytes each on average\n", s.format, len(lat), float64(bytes)/float64(len(lat)))
-	fmt.Printf("%-20s %10d %10v %10v %10v\n", "publish to "+s.format+" event", len(lat),
-		q(0.5).Round(time.Microsecond), q(0.99).Round(time.Microsecond), lat[len(lat)-1].Round(time.Microsecond))
 }
 
-// wait waits for the subscribers, which end with their streams.
-func (s *streams) wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		s.wg.Wait()
-		close(done)
-	}()
+// awaitReader waits for the reader in another process to connect.
+func (s *streams) awaitReader(ctx context.Context) error {
+	a, ok := s.to.(*announcer)
+	if !ok {
+		return nil
+	}
 	select {
-	case <-done:
+	case <-a.connected:
 		return nil
 	case <-ctx.Done():
-		return errors.New("the event streams didn't end")
+		return ctx.Err()
 	}
 }
 
-// newStreamsFor builds the push hub for format and the streams following it.
-func newStreamsFor(ctx context.Context, format string, next live.Publisher, logger *slog.Logger,
-	frame func(ctx context.Context, game string, seat int) (live.Frame, error)) (*streams, error) {
-	var enc push.Encoder
-	var eventID func(live.Frame) string
-	switch format {
-	case api.FormatJSON:
-		enc = api.JSONEncoder
-		eventID = func(f live.Frame) string {
-			if f.View == nil {
-				return ""
-			}
-			return strconv.Itoa(f.View.Version)
-		}
-	case "html":
-		// A browser's stream: each seat's screen rendered once per change,
-		// as the server renders it.
-		pages := web.New(web.Config{Logger: logger})
-		enc = push.EncoderFunc(pages.FrameEvent)
-		eventID = func(f live.Frame) string { return strconv.Itoa(f.Revision) }
-	default:
-		return nil, fmt.Errorf("no stream format %q: json or html", format)
+// report prints the events' timings, or where they are.
+func (s *streams) report() {
+	if r, ok := s.to.(*readers); ok {
+		r.report()
+		return
 	}
-	hub := push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{format: enc}})
-	go hub.Run(ctx)
-	return newStreams(ctx, next, hub, format, eventID, frame)
+	fmt.Printf("%s events:         timed by the reader process\n", s.format)
 }
+
+// announcer is the follower in another process: it sends it, over
+// /follow, the streams' format, each game to follow and the window's start
+// and end, a line each.
+type announcer struct {
+	lines     chan string
+	connected chan struct{} // closed when the reader has connected
+	once      sync.Once
+}
+
+func newAnnouncer(format string) *announcer {
+	a := &announcer{lines: make(chan string, 1<<16), connected: make(chan struct{})}
+	a.lines <- "format " + format
+	return a
+}
+
+var errFollowed = errors.New("a reader already follows this load test")
+
+// serve sends the lines to the one reader, and keeps its connection open
+// until the load test ends, so the reader keeps its streams open as long.
+func (a *announcer) serve(c echo.Context) error {
+	first := false
+	a.once.Do(func() { first = true })
+	if !first {
+		return echo.NewHTTPError(http.StatusConflict, errFollowed.Error())
+	}
+	close(a.connected)
+	w := c.Response()
+	w.Header().Set(echo.HeaderContentType, "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusOK)
+	for {
+		select {
+		case <-c.Request().Context().Done():
+			return nil
+		case line := <-a.lines:
+			if _, err := fmt.Fprintln(w, line); err != nil {
+				return nil
+			}
+			w.Flush()
+		}
+	}
+}
+
+func (a *announcer) follow(ctx context.Context, game string, seats int) error {
+	select {
+	case a.lines <- fmt.Sprintf("game %s %d", game, seats):
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (a *announcer) measure() { a.lines <- "measure" }
+
+func (a *announcer) stop() { a.lines <- "stop" }
