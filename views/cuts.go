@@ -134,13 +134,13 @@ func SameRegion(a, b any) bool {
 	case Hand:
 		b, ok := b.(Hand)
 		return ok && a.Game == b.Game && a.PickKey == b.PickKey && a.Selectable == b.Selectable &&
-			a.CheckPicks == b.CheckPicks && a.Empty == b.Empty && a.Spectator == b.Spectator &&
+			a.CheckPicks == b.CheckPicks && a.Empty == b.Empty && a.Spectator == b.Spectator && a.Say == b.Say &&
 			slices.Equal(a.Cards, b.Cards)
 	case dockRegion:
 		b, ok := b.(dockRegion)
 		x, y := a.Dock, b.Dock
 		return ok && a.Teach == b.Teach && x.Game == y.Game && x.No == y.No && x.Status == y.Status &&
-			x.Sort == y.Sort && x.TakeSeat == y.TakeSeat && x.Spectator == y.Spectator &&
+			x.Sort == y.Sort && x.TakeSeat == y.TakeSeat && x.Spectator == y.Spectator && x.Alert == y.Alert &&
 			samePointee(x.Left, y.Left) && samePointee(x.Right, y.Right) && samePointee(x.Sneak, y.Sneak)
 	case *Reveal:
 		b, ok := b.(*Reveal)
