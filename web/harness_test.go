@@ -51,6 +51,8 @@ type siteOptions struct {
 	// clock, which the cookies' expiry is judged by) and a logger writing
 	// to site.logs.
 	accounts bool
+	// accountsNow, if set, is the players service's clock instead.
+	accountsNow func() time.Time
 	// web and api change the pages' and the API's configuration last.
 	web func(*web.Config)
 	api func(*api.Config)
@@ -93,7 +95,7 @@ func newSiteWith(t *testing.T, o siteOptions) *site {
 	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
 	acfg := api.Config{Games: s.mgr, Hub: hub, PerAddress: fast, PerToken: fast, Logger: logger}
 	if o.accounts {
-		s.players, err = players.New(players.Config{Store: st, Logger: logger,
+		s.players, err = players.New(players.Config{Store: st, Logger: logger, Now: o.accountsNow,
 			Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
 		if err != nil {
 			t.Fatal(err)
