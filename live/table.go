@@ -10,6 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/engine/drive"
 	"bullshit/store"
 )
 
@@ -26,19 +27,11 @@ type request struct {
 	reply chan error
 }
 
-// decision identifies what a seat is deciding: it is new when the phase, the
-// play or the kind of thinking changes.
-type decision struct {
-	phase engine.Phase
-	plays int
-	think engine.Think
-}
-
 // pending is the decision a seat is making and since when, which sets when a
 // bot playing it moves and when a person is marked away.
 type pending struct {
 	active bool
-	key    decision
+	key    drive.Decision
 	since  time.Time
 	// taken is when a bot took the decision over from a person (away, or
 	// handed over): the bot moves no earlier.
@@ -258,7 +251,10 @@ func (t *table) catchUp(now time.Time) {
 }
 
 // next is the earliest thing the table must do by itself. A deadline goes
-// before a move due at the same moment, as the engine settles it first.
+// before a move due at the same moment, as the engine settles it first
+// (drive.First); of bots due together, the lower seat moves first. A bot's
+// think runs from the moment its decision became its own: a live table
+// can't stamp a move in the past, as the simulator's driver does.
 func (t *table) next() event {
 	var best event
 	consider := func(e event) {
@@ -294,9 +290,9 @@ func (t *table) next() event {
 		}
 		switch {
 		case t.botPlays(seat):
-			due := later(p.since.Add(engine.ThinkTime(p.key.think, pace)), p.taken)
+			due := later(p.since.Add(engine.ThinkTime(p.key.Think, pace)), p.taken)
 			consider(event{kind: evBot, seat: seat, at: later(due, t.retryAt)})
-		case p.key.think == engine.ThinkTurn || p.key.think == engine.ThinkGive:
+		case p.key.Think == engine.ThinkTurn || p.key.Think == engine.ThinkGive:
 			consider(event{kind: evAway, seat: seat, at: later(p.since.Add(t.game.AwayAfter), t.retryAt)})
 		}
 	}
@@ -341,6 +337,11 @@ func (t *table) settle() {
 // tick settles the deadline due at d.
 func (t *table) tick(d time.Time) {
 	t.state.Tick(d)
+	t.ticked(d)
+}
+
+// ticked notes the deadline due at d, settled.
+func (t *table) ticked(d time.Time) {
 	t.at = later(t.at, d)
 	t.moved(d)
 }
@@ -350,15 +351,12 @@ func (t *table) tick(d time.Time) {
 func (t *table) moved(at time.Time) {
 	var deciding [engine.MaxSeats]bool
 	phase, plays := t.state.Phase(), t.state.Plays()
-	if phase == engine.PhaseShout {
-		// The grace after a first call is the window's tail: a listener
-		// still thinking keeps its moment, so a bot as quick as the first
-		// caller calls with it.
-		phase = engine.PhaseCall
-	}
 	var buf [engine.MaxSeats]engine.Decider
 	for _, d := range t.state.AppendDeciding(buf[:0]) {
-		key := decision{phase: phase, plays: plays, think: d.Think}
+		// A listener still thinking through the grace after a first call
+		// keeps its moment, so a bot as quick as the first caller calls
+		// with it.
+		key := drive.DecisionOf(phase, plays, d.Think)
 		if p := &t.pending[d.Seat]; !p.active || p.key != key {
 			*p = pending{active: true, key: key, since: at}
 		}
@@ -377,26 +375,21 @@ func (t *table) moved(at time.Time) {
 	}
 }
 
-// replay is the game rebuilt from its deal and actions.
-func (t *table) replay(actions []store.Action) (*engine.State, error) {
-	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range actions {
-		if err := s.Apply(a.Action, a.At); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+// replayOf is a started game as the engine replays it: its options with
+// the seats taken at the start, its deal and its actions.
+func replayOf(g *store.Game, seats []store.Seat, actions []engine.Timed) engine.Replay {
+	opts := g.Options
+	opts.Seats = seated(seats)
+	return engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: actions}
 }
 
-// engineOptions are the game's options for the engine: the seats are those
-// taken at the start.
-func (t *table) engineOptions() engine.Options {
-	opts := t.game.Options
-	opts.Seats = seated(t.seats)
-	return opts
+// timed are stored actions as the engine replays them.
+func timed(rows []store.Action) []engine.Timed {
+	actions := make([]engine.Timed, len(rows))
+	for i, a := range rows {
+		actions[i] = a.Timed()
+	}
+	return actions
 }
 
 // botMove has the bot playing seat make its move, due at due.

@@ -73,7 +73,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 	}
 	t.wrote()
 	t.m.stats.stored()
-	t.accepted(rec)
+	t.accepted(rec.Timed())
 	return nil
 }
 
@@ -95,16 +95,7 @@ func (t *table) rollback() {
 
 // replayKept is the game rebuilt from its deal and the actions it keeps.
 func (t *table) replayKept() (*engine.State, error) {
-	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
-	if err != nil {
-		return nil, err
-	}
-	for i := range t.actions.len() {
-		if err := s.Apply(t.actions.action(i)); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return replayOf(&t.game, t.seats, t.actions.timed()).State()
 }
 
 // saveSeat stores a seat the table changed by itself. The table's memory
@@ -230,7 +221,7 @@ func (t *table) settleAction(ctx context.Context, rec store.Action) (bool, error
 	}
 	t.wrote()
 	t.m.stats.stored()
-	t.accepted(stored)
+	t.accepted(stored.Timed())
 	return true, nil
 }
 
@@ -259,12 +250,12 @@ func (t *table) settleGame(what string, outcome func(g *store.Game) store.Outcom
 // accepted makes a stored action the table's: kept, and the state moved on
 // at its time; a resume also moves the seats' clocks on by the time the
 // server was down.
-func (t *table) accepted(a store.Action) {
-	t.actions.add(a.Action, a.At)
+func (t *table) accepted(a engine.Timed) {
+	t.actions.add(a)
 	t.at = a.At
 	t.moved(a.At)
-	if a.Action.Kind == engine.ActResume {
-		t.shiftClocks(a.At.Sub(a.Action.Since))
+	if a.Kind == engine.ActResume {
+		t.shiftClocks(a.At.Sub(a.Since))
 	}
 }
 
