@@ -144,3 +144,20 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 }
 
 var _ storage = (*store.Store)(nil)
+
+// replayOf is a started game as the engine replays it: its options with
+// the seats taken at the start, its deal and its actions.
+func replayOf(g *store.Game, seats []store.Seat, actions []engine.Timed) engine.Replay {
+	opts := g.Options
+	opts.Seats = seated(seats)
+	return engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: actions}
+}
+
+// timed are stored actions as the engine replays them.
+func timed(rows []store.Action) []engine.Timed {
+	actions := make([]engine.Timed, len(rows))
+	for i, a := range rows {
+		actions[i] = a.Timed()
+	}
+	return actions
+}

@@ -2,9 +2,7 @@ package live
 
 import (
 	"context"
-	"errors"
-	"log/slog"
-	"sync"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +11,15 @@ import (
 	"bullshit/engine/drive"
 	"bullshit/store"
 )
+
+// A table is one game run by one goroutine, which this file reads top to
+// bottom: run and play wait for a request or the table's next event; serve
+// runs a request and catchUp what fell due, each at its own time; a move is
+// applied to the engine, stored (apply, through the Manager's group commit)
+// and accepted, which notes each seat's new decision (moved); and settle
+// publishes the frames of what changed (publish) and sets the timer. The
+// bots' moves are in bots.go, the store's trouble in writes.go, the
+// rebuild after a restart in recover.go.
 
 // retryAfter is how long a table waits after a store failure before it
 // calls the store again on its own (a bot's move, an away seat, the finish,
@@ -59,12 +66,6 @@ type event struct {
 	kind eventKind
 	seat int
 	at   time.Time
-}
-
-// snapshot is what readers off the table's goroutine may see.
-type snapshot struct {
-	summary Summary
-	tokens  [][]byte
 }
 
 // table is one game. Its fields below the line are owned by its goroutine.
@@ -306,12 +307,6 @@ func later(a, b time.Time) time.Time {
 	return a
 }
 
-// botPlays reports whether a bot makes seat's decisions now.
-func (t *table) botPlays(seat int) bool {
-	s := t.seats[seat]
-	return s.Kind == string(SeatBot) || s.Away
-}
-
 // settle publishes what changed and sets the timer for the next event.
 func (t *table) settle() {
 	if t.sentFinal {
@@ -332,6 +327,44 @@ func (t *table) settle() {
 		return
 	}
 	t.timer.Reset(ev.at.Sub(t.m.clock.Now()))
+}
+
+// apply makes a move at time at and stores it before anything else sees it.
+// A refused move is an *engine.Error. A write that failed may have
+// committed all the same: the table settles it (see unknownWrite), the
+// move standing only if it was stored.
+func (t *table) apply(a engine.Action, at time.Time) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if err := t.state.Apply(a, at); err != nil {
+		return err
+	}
+	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
+	if err := t.m.appendAction(rec); err != nil {
+		t.failed(err)
+		t.rollback()
+		if t.lost(fmt.Sprintf("action %d", rec.Seq), func(ctx context.Context) (bool, error) { return t.settleAction(ctx, rec) }) {
+			return nil
+		}
+		return errUnsaved
+	}
+	t.wrote()
+	t.m.stats.stored()
+	t.accepted(rec.Timed())
+	return nil
+}
+
+// accepted makes a stored action the table's: kept, and the state moved on
+// at its time; a resume also moves the seats' clocks on by the time the
+// server was down.
+func (t *table) accepted(a engine.Timed) {
+	t.actions.add(a)
+	t.at = a.At
+	t.moved(a.At)
+	if a.Kind == engine.ActResume {
+		t.shiftClocks(a.At.Sub(a.Since))
+	}
 }
 
 // tick settles the deadline due at d.
@@ -375,87 +408,6 @@ func (t *table) moved(at time.Time) {
 	}
 }
 
-// replayOf is a started game as the engine replays it: its options with
-// the seats taken at the start, its deal and its actions.
-func replayOf(g *store.Game, seats []store.Seat, actions []engine.Timed) engine.Replay {
-	opts := g.Options
-	opts.Seats = seated(seats)
-	return engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: actions}
-}
-
-// timed are stored actions as the engine replays them.
-func timed(rows []store.Action) []engine.Timed {
-	actions := make([]engine.Timed, len(rows))
-	for i, a := range rows {
-		actions[i] = a.Timed()
-	}
-	return actions
-}
-
-// botMove has the bot playing seat make its move, due at due.
-func (t *table) botMove(seat int, due time.Time) {
-	at := later(due, t.at)
-	v := botViews.Get().(*engine.View)
-	defer botViews.Put(v)
-	t.state.ViewInto(seat, v)
-	a, ok := t.bot(seat).Decide(v)
-	if !ok {
-		t.pending[seat].stuck = true
-		return
-	}
-	err := t.apply(a, at)
-	var refused *engine.Error
-	if errors.As(err, &refused) {
-		if fb, ok := v.Fallback(); ok {
-			err = t.apply(fb, at)
-		}
-	}
-	switch {
-	case err == nil:
-	case errors.As(err, &refused):
-		t.m.log.Error("a bot's move and its fallback were refused", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
-		t.pending[seat].stuck = true
-	default:
-		t.retryAt = t.m.clock.Now().Add(retryAfter)
-	}
-}
-
-// botViews are views for bots to decide from, filled in place (ViewInto)
-// rather than made anew for every decision; a bot keeps nothing of one.
-var botViews = sync.Pool{New: func() any { return new(engine.View) }}
-
-// bot is the bot for seat: the seat's own for a bot seat, or the one that
-// covers a person who is away.
-func (t *table) bot(seat int) *bot.Bot {
-	if b := t.bots[seat]; b != nil {
-		return b
-	}
-	s := t.seats[seat]
-	level, style := bot.Level(s.BotLevel), bot.Style(s.BotStyle)
-	if level == "" {
-		level = bot.Medium
-	}
-	if style == "" {
-		style = siteStyle(t.game.Seed, seat)
-	}
-	b, err := bot.New(level, style, botSeed(t.game.Seed, seat))
-	if err != nil {
-		t.m.log.Error("a stored bot is not valid", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
-		b, _ = bot.New(bot.Medium, siteStyle(t.game.Seed, seat), botSeed(t.game.Seed, seat))
-	}
-	t.bots[seat] = b
-	return b
-}
-
-// markAway hands a person's overdue decision to a bot until they act.
-func (t *table) markAway(seat int, at time.Time) {
-	s := &t.seats[seat]
-	s.Away, s.Covered = true, true
-	t.at = later(t.at, at)
-	t.pending[seat].taken = at
-	t.saveSeat(seat)
-}
-
 // publish hands every seat's frame and the spectator's to the Publisher;
 // final closes the game's streams after them.
 func (t *table) publish(final bool) {
@@ -488,41 +440,4 @@ func (t *table) frame(sum Summary, seat int) Frame {
 		f.View = &v
 	}
 	return f
-}
-
-// refresh updates what readers off the goroutine see.
-func (t *table) refresh() {
-	t.snap.Store(&snapshot{summary: t.summary(), tokens: t.tokenHashes()})
-	if t.game.Status != string(StatusOpen) {
-		t.m.leftOpen(t)
-	}
-}
-
-// tokenHashes are the seats' token hashes, by seat number.
-func (t *table) tokenHashes() [][]byte {
-	tokens := make([][]byte, len(t.seats))
-	for i, s := range t.seats {
-		tokens[i] = s.TokenHash
-	}
-	return tokens
-}
-
-// summary is the game as the lobby lists it.
-func (t *table) summary() Summary {
-	s := Summary{
-		ID: t.id, Status: Status(t.game.Status), Options: t.game.Options, AwayAfter: t.game.AwayAfter,
-		Host: t.game.Host, Plays: t.game.Plays, CreatedAt: t.game.CreatedAt, StartedAt: t.game.StartedAt,
-		EndedAt: t.game.EndedAt, Result: t.results,
-	}
-	seats := t.seats
-	if t.state != nil {
-		s.Options.Seats = t.state.Seats()
-		s.Plays = t.state.Plays()
-		seats = seats[:t.state.Seats()]
-	}
-	s.Seats = make([]SeatInfo, len(seats))
-	for i, seat := range seats {
-		s.Seats[i] = seatInfo(seat)
-	}
-	return s
 }
