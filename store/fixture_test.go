@@ -135,18 +135,21 @@ func checkStoredGame(t *testing.T, s *Store, g Game) {
 			opts.Seats++
 		}
 	}
-	state, err := engine.New(opts, g.Seed, g.StartedAt)
-	if err != nil {
-		t.Fatalf("deal: %v", err)
-	}
 	gives := 0
-	for _, a := range actions {
-		if err := state.Apply(a.Action, a.At); err != nil {
-			t.Fatalf("replay action %d (%+v at %v): %v", a.Seq, a.Action, a.At, err)
-		}
+	timed := make([]engine.Timed, len(actions))
+	for i, a := range actions {
+		timed[i] = a.Timed()
 		if a.Action.Kind == engine.ActGive {
 			gives++
 		}
+	}
+	r := engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: timed}
+	if g.Status == statusFinished || g.Status == statusEnded {
+		r.Over, r.HostEnded = g.EndedAt, g.Status == statusEnded
+	}
+	state, err := r.State()
+	if err != nil {
+		t.Fatalf("replay: %v", err)
 	}
 	defer func() {
 		calls, gave := 0, 0
@@ -167,13 +170,13 @@ func checkStoredGame(t *testing.T, s *Store, g Game) {
 		}
 		return
 	case statusFinished:
-		state.Tick(g.EndedAt.Add(time.Microsecond))
 		if !state.Over() || state.Ended() {
 			t.Fatalf("a finished game replays as over %v, ended %v", state.Over(), state.Ended())
 		}
 	case statusEnded:
-		state.Tick(g.EndedAt)
-		state.End(g.EndedAt)
+		if !state.Over() || !state.Ended() {
+			t.Fatalf("an ended game replays as over %v, ended %v", state.Over(), state.Ended())
+		}
 	default:
 		t.Fatalf("a started game with status %q", g.Status)
 	}
