@@ -13,7 +13,7 @@ import (
 // botPlays reports whether a bot makes seat's decisions now.
 func (t *table) botPlays(seat int) bool {
 	s := t.seats[seat]
-	return s.Kind == string(SeatBot) || s.Away
+	return s.Kind == SeatBot || s.Away
 }
 
 // botMove has the bot playing seat make its move, due at due.

@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 
 	"bullshit/engine"
-	"bullshit/store"
 )
 
 // A fault in one game (a panic of its table, of a bot playing at it, of its
@@ -106,15 +105,15 @@ func (t *table) broken(ctx context.Context) {
 // brokenTable stands for a stored game that couldn't be rebuilt, with what
 // the store holds of its seats, so its players' tokens are still known and
 // they are told what happened.
-func (m *Manager) brokenTable(ctx context.Context, g store.Game, fault error) *table {
-	var seats []store.Seat
+func (m *Manager) brokenTable(ctx context.Context, g game, fault error) *table {
+	var seats []seat
 	_ = guard(func() error {
 		_, s, err := m.st.Game(ctx, g.ID)
-		seats = s
+		seats = seatsOf(s)
 		return err
 	})
 	t := &table{m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), game: g, seats: seats}
-	t.snap.Store(&snapshot{summary: storedSummary(&g, seats, nil), tokens: t.tokenHashes()})
+	t.snap.Store(&snapshot{summary: storedSummary(g, seats, nil), tokens: t.tokenHashes()})
 	t.stop(fault)
 	return t
 }

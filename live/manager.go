@@ -203,7 +203,7 @@ func (m *Manager) add(t *table) error {
 // its final state to the finished games first, so a reader always finds
 // the one or the other and never replays a game just over.
 func (m *Manager) remove(t *table) {
-	stored := t.game.Status == string(StatusFinished) || t.game.Status == string(StatusEnded)
+	stored := t.game.Status == StatusFinished || t.game.Status == StatusEnded
 	if stored && t.state != nil && t.state.Over() {
 		m.finished.put(t.id, t.state)
 	}
@@ -270,16 +270,13 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 		if err != nil {
 			return Joined{}, m.unsaved("", err)
 		}
-		err = m.st.CreateGame(ctx, g, seats)
+		err = m.st.CreateGame(ctx, g.row(), seatRows("", seats))
 		if !errors.Is(err, store.ErrDuplicate) || tries == 5 {
 			break
 		}
 	}
 	if err != nil {
 		return Joined{}, m.unsaved(g.ID, err)
-	}
-	for i := range seats {
-		seats[i].GameID = g.ID
 	}
 	t := m.newTable(*g, seats)
 	t.addr = addr

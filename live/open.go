@@ -125,12 +125,12 @@ func (t *table) expire(at time.Time) {
 		return
 	}
 	closeTable := func(ctx context.Context) (bool, error) {
-		err := t.m.st.FinishGame(ctx, t.id, string(StatusEnded), at, 0, false, nil, nil)
+		err := t.m.st.FinishGame(ctx, t.id, StatusEnded.stored(), at, 0, false, nil, nil)
 		if err != nil && !errors.Is(err, store.ErrOver) {
 			return false, err
 		}
 		t.wrote()
-		t.game.Status, t.game.EndedAt = string(StatusEnded), at
+		t.game.Status, t.game.EndedAt = StatusEnded, at
 		t.over = true
 		t.m.log.Info("an open table nobody joined in time was closed", slog.String("game", t.id))
 		return true, nil
@@ -141,9 +141,9 @@ func (t *table) expire(at time.Time) {
 // openSince is when an open table rebuilt at a start began its wait: its
 // creation, or, when someone besides the host has joined (join times aren't
 // stored), the start, so a table people gathered at gets a full wait.
-func openSince(g store.Game, seats []store.Seat, now time.Time) time.Time {
+func openSince(g game, seats []seat, now time.Time) time.Time {
 	for _, s := range seats {
-		if s.No != g.Host && s.Kind == string(SeatPerson) {
+		if s.No != g.Host && s.Kind == SeatPerson {
 			return later(g.CreatedAt, now)
 		}
 	}

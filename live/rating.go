@@ -53,8 +53,8 @@ func (t *table) rater(s *engine.State, at time.Time, finished bool) *store.Rater
 					side.DaysAway = int(at.Sub(r.RatedAt) / (24 * time.Hour))
 				}
 				side.Fixed = !finished || seat.Covered
-			case seat.Kind == string(SeatBot):
-				side.Rating = glicko.Anchor(glicko.AnchorsAt(n)[seat.BotLevel])
+			case seat.Kind == SeatBot:
+				side.Rating = glicko.Anchor(glicko.AnchorsAt(n)[string(seat.BotLevel)])
 			default:
 				side.Rating = glicko.New() // a guest
 			}

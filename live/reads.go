@@ -13,7 +13,7 @@ func (m *Manager) List(ctx context.Context, status Status, limit int) ([]Summary
 	if err := m.ensureOpen(); err != nil {
 		return nil, err
 	}
-	listed, err := m.st.ListGames(ctx, string(status), limit)
+	listed, err := m.st.ListGames(ctx, status.stored(), limit)
 	if err != nil {
 		return nil, m.unsaved("", err)
 	}
@@ -28,7 +28,7 @@ func (m *Manager) List(ctx context.Context, status Status, limit int) ([]Summary
 			out = append(out, t.snap.Load().summary)
 			continue
 		}
-		out = append(out, storedSummary(&l.Game, l.Seats, l.Results))
+		out = append(out, storedSummary(gameOf(&l.Game), seatsOf(l.Seats), l.Results))
 	}
 	return out, nil
 }
@@ -42,7 +42,7 @@ func (m *Manager) Get(ctx context.Context, id string) (Summary, error) {
 	if t != nil {
 		return t.snap.Load().summary, nil
 	}
-	g, seats, err := m.st.Game(ctx, id)
+	g, seats, err := m.stored(ctx, id)
 	if err != nil {
 		return Summary{}, m.fromStore(id, err)
 	}

@@ -53,11 +53,11 @@ func (m *Manager) Record(ctx context.Context, id string) (Record, error) {
 	if err := m.ensureOpen(); err != nil {
 		return Record{}, err
 	}
-	g, seats, err := m.st.Game(ctx, id)
+	g, seats, err := m.stored(ctx, id)
 	if err != nil {
 		return Record{}, m.fromStore(id, err)
 	}
-	if g.Status != string(StatusFinished) && g.Status != string(StatusEnded) {
+	if g.Status != StatusFinished && g.Status != StatusEnded {
 		return Record{}, errSecretUntilOver
 	}
 	if g.StartedAt.IsZero() {

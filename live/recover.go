@@ -15,7 +15,7 @@ import (
 // broken table that says so, so one bad game neither keeps the server down
 // nor stops the others.
 func (m *Manager) load(ctx context.Context) error {
-	open, err := m.st.Games(ctx, string(StatusOpen), 0)
+	open, err := m.st.Games(ctx, StatusOpen.stored(), 0)
 	if err != nil {
 		return fmt.Errorf("live: load open games: %w", err)
 	}
@@ -43,7 +43,7 @@ func (m *Manager) load(ctx context.Context) error {
 			return err
 		})
 		if err != nil {
-			t = m.brokenTable(ctx, g, fmt.Errorf("rebuilding the game: %w", err))
+			t = m.brokenTable(ctx, gameOf(&g), fmt.Errorf("rebuilding the game: %w", err))
 		}
 		if err := m.add(t); err != nil {
 			return err
@@ -59,29 +59,29 @@ func (m *Manager) load(ctx context.Context) error {
 // mark) and the game's last change. The table resumes from there when it
 // starts (resumeAfterDown).
 func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*table, error) {
-	g, seats, err := m.st.Game(ctx, id)
+	g, seats, err := m.stored(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	if g.Status != string(StatusLive) {
-		t := m.newTable(*g, seats)
-		t.openSince = openSince(*g, seats, m.clock.Now())
+	if g.Status != StatusLive {
+		t := m.newTable(g, seats)
+		t.openSince = openSince(g, seats, m.clock.Now())
 		return t, nil
 	}
 	actions, err := m.st.Actions(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	return m.rebuilt(*g, seats, actions, alive)
+	return m.rebuilt(g, seats, actions, alive)
 }
 
 // rebuilt is the table of a game being played, rebuilt from its stored
 // actions (see rebuild). It reads nothing, so many can be rebuilt at once.
-func (m *Manager) rebuilt(g store.Game, seats []store.Seat, actions []store.Action, alive time.Time) (*table, error) {
+func (m *Manager) rebuilt(g game, seats []seat, actions []store.Action, alive time.Time) (*table, error) {
 	t := m.newTable(g, seats)
 	// Each deadline and action is the table's own as it replays, so the
 	// seats' decisions stand as the live table left them.
-	_, err := replayOf(&g, seats, timed(actions)).Each(func(s *engine.State, st engine.Step) {
+	_, err := replayOf(g, seats, timed(actions)).Each(func(s *engine.State, st engine.Step) {
 		switch st.Kind {
 		case engine.StepDeal:
 			n := s.Seats()
@@ -120,7 +120,7 @@ func (t *table) settleUntil(then time.Time) {
 // replayed is a game that is no longer running, rebuilt from the store to
 // be viewed.
 func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error) {
-	g, seats, err := m.st.Game(ctx, id)
+	g, seats, err := m.stored(ctx, id)
 	if err != nil {
 		return nil, m.fromStore(id, err)
 	}
@@ -135,7 +135,7 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 	// The table had settled every deadline due by the time the host ended
 	// it (a hand-over that ran out moves cards): so does the replay's end,
 	// or the places it shows would not be those stored.
-	r.Over, r.HostEnded = g.EndedAt, g.Status == string(StatusEnded)
+	r.Over, r.HostEnded = g.EndedAt, g.Status == StatusEnded
 	s, err := r.State()
 	if err != nil {
 		return nil, m.notReplayed(id, err)
@@ -147,7 +147,7 @@ var _ storage = (*store.Store)(nil)
 
 // replayOf is a started game as the engine replays it: its options with
 // the seats taken at the start, its deal and its actions.
-func replayOf(g *store.Game, seats []store.Seat, actions []engine.Timed) engine.Replay {
+func replayOf(g game, seats []seat, actions []engine.Timed) engine.Replay {
 	opts := g.Options
 	opts.Seats = seated(seats)
 	return engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: actions}

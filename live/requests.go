@@ -15,7 +15,7 @@ import (
 // the end), then adopt makes the table hold it. A failure is answered as a
 // write that couldn't be saved, and settled (see unknownWrite) by reading
 // the row back, where outcome says what it shows of the change.
-func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g *store.Game) store.Outcome, adopt func()) error {
+func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g game) store.Outcome, adopt func()) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
@@ -37,13 +37,13 @@ func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) 
 // holds it. A failure is answered as a write that couldn't be saved; the
 // table keeps the seat it had and stores that again (see saveSeat), so the
 // store ends up holding what the table shows either way.
-func (t *table) writeSeat(s store.Seat) error {
+func (t *table) writeSeat(s seat) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
 	ctx, cancel := t.m.writeContext()
 	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, s); err != nil {
+	if err := t.m.st.SaveSeat(ctx, s.row(t.id)); err != nil {
 		t.failed(err)
 		t.seatUnsaved(s.No)
 		return errUnsaved
@@ -65,7 +65,7 @@ func (t *table) act(a engine.Action) (engine.View, error) {
 	if a.Seat < 0 || a.Seat >= t.state.Seats() {
 		return engine.View{}, errNoSeat
 	}
-	if t.seats[a.Seat].Kind == string(SeatBot) {
+	if t.seats[a.Seat].Kind == SeatBot {
 		return engine.View{}, errBotSeat
 	}
 	if a.Kind == engine.ActResume {
@@ -107,10 +107,10 @@ func (t *table) join(name string, player int64) (Joined, error) {
 	if t.state != nil {
 		return Joined{}, errStarted
 	}
-	if player != 0 && slices.ContainsFunc(t.seats, func(s store.Seat) bool { return s.PlayerID == player }) {
+	if player != 0 && slices.ContainsFunc(t.seats, func(s seat) bool { return s.PlayerID == player }) {
 		return Joined{}, refuse(CodeConflict, "You already have a seat at this table.")
 	}
-	seat := slices.IndexFunc(t.seats, func(s store.Seat) bool { return s.Kind == string(SeatEmpty) })
+	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == SeatEmpty })
 	if seat < 0 {
 		return Joined{}, errFull
 	}
@@ -119,7 +119,7 @@ func (t *table) join(name string, player int64) (Joined, error) {
 		return Joined{}, t.m.unsaved(t.id, err)
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name, s.TokenHash, s.PlayerID = string(SeatPerson), name, hash, player
+	s.Kind, s.Name, s.TokenHash, s.PlayerID = SeatPerson, name, hash, player
 	if err := t.writeSeat(s); err != nil {
 		return Joined{}, err
 	}
@@ -136,21 +136,21 @@ func (t *table) start(by int) error {
 	if by != t.game.Host {
 		return errNotHost
 	}
-	var taken []store.Seat
+	var taken []seat
 	for _, s := range t.seats {
-		if s.Kind == string(SeatEmpty) && t.game.FillBots {
-			s.Kind, s.Name = string(SeatBot), botName(bot.Level(s.BotLevel), bot.Style(s.BotStyle))
+		if s.Kind == SeatEmpty && t.game.FillBots {
+			s.Kind, s.Name = SeatBot, botName(bot.Level(s.BotLevel), bot.Style(s.BotStyle))
 		}
-		if s.Kind != string(SeatEmpty) {
+		if s.Kind != SeatEmpty {
 			taken = append(taken, s)
 		}
 	}
 	if len(taken) < engine.MinSeats {
 		return refuse(CodeConflict, "At least 3 players are needed to start: invite more, or fill the table with bots.")
 	}
-	seats := make([]store.Seat, len(t.seats))
+	seats := make([]seat, len(t.seats))
 	for i := range seats {
-		seats[i] = store.Seat{GameID: t.id, No: i, Kind: string(SeatEmpty)}
+		seats[i] = seat{No: i, Kind: SeatEmpty}
 		if i < len(taken) {
 			seats[i] = taken[i]
 			seats[i].No = i
@@ -167,25 +167,27 @@ func (t *table) start(by int) error {
 	}
 	// Only the seats the start changed are stored again: at a table
 	// already full, none.
-	var changed []store.Seat
+	var changed []seat
 	for i, seat := range seats {
 		if !reflect.DeepEqual(seat, t.seats[i]) {
 			changed = append(changed, seat)
 		}
 	}
-	return t.writeGame("the start", func(ctx context.Context, st storage) error { return st.StartGame(ctx, t.id, now, changed) },
-		func(g *store.Game) store.Outcome {
+	return t.writeGame("the start", func(ctx context.Context, st storage) error {
+		return st.StartGame(ctx, t.id, now, seatRows(t.id, changed))
+	},
+		func(g game) store.Outcome {
 			switch {
-			case g.Status == string(StatusLive) && g.StartedAt.Equal(now):
+			case g.Status == StatusLive && g.StartedAt.Equal(now):
 				return store.Stored
-			case g.Status == string(StatusOpen):
+			case g.Status == StatusOpen:
 				return store.NotStored
 			}
 			return store.Taken
 		},
 		func() {
 			t.seats, t.state, t.at = seats, state, now
-			t.game.Status, t.game.StartedAt = string(StatusLive), now
+			t.game.Status, t.game.StartedAt = StatusLive, now
 			t.pending, t.bots = make([]pending, len(taken)), make([]*bot.Bot, len(taken))
 			t.reseat = true
 			t.moved(now)
@@ -194,7 +196,7 @@ func (t *table) start(by int) error {
 
 // leave frees a seat before the start; during play a bot takes it over.
 func (t *table) leave(seat int) error {
-	if seat < 0 || seat >= len(t.seats) || t.seats[seat].Kind != string(SeatPerson) {
+	if seat < 0 || seat >= len(t.seats) || t.seats[seat].Kind != SeatPerson {
 		return refuse(CodeConflict, "You don't sit at this table.")
 	}
 	if t.state != nil {
@@ -204,7 +206,7 @@ func (t *table) leave(seat int) error {
 		return refuse(CodeConflict, "The host can't leave before the start: end the game instead.")
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name, s.TokenHash, s.Away, s.PlayerID = string(SeatEmpty), "", nil, false, 0
+	s.Kind, s.Name, s.TokenHash, s.Away, s.PlayerID = SeatEmpty, "", nil, false, 0
 	return t.writeSeat(s)
 }
 
@@ -220,7 +222,7 @@ func (t *table) handToBot(by, seat int) error {
 	if seat < 0 || seat >= t.state.Seats() {
 		return errNoSeat
 	}
-	if t.seats[seat].Kind != string(SeatPerson) {
+	if t.seats[seat].Kind != SeatPerson {
 		return refuse(CodeConflict, "A bot already plays that seat.")
 	}
 	if by != seat && (by != t.game.Host || !t.seats[seat].Away) {
@@ -236,9 +238,9 @@ func (t *table) cover(seat int) error {
 		return errOverGame
 	}
 	s := t.seats[seat]
-	s.Kind, s.Away, s.Covered = string(SeatBot), false, true
+	s.Kind, s.Away, s.Covered = SeatBot, false, true
 	if s.BotLevel == "" {
-		s.BotLevel, s.BotStyle = string(bot.Medium), string(siteStyle(t.game.Seed, seat))
+		s.BotLevel, s.BotStyle = bot.Medium, siteStyle(t.game.Seed, seat)
 	}
 	if err := t.writeSeat(s); err != nil {
 		return err
@@ -273,17 +275,17 @@ func (t *table) end(by int) error {
 		}
 	}
 	return t.writeGame("the end", func(ctx context.Context, st storage) error {
-		return st.FinishGame(ctx, t.id, string(StatusEnded), now, plays, false, results, t.rater(ended, now, false))
-	}, func(g *store.Game) store.Outcome {
+		return st.FinishGame(ctx, t.id, StatusEnded.stored(), now, plays, false, results, t.rater(ended, now, false))
+	}, func(g game) store.Outcome {
 		switch {
-		case g.Status == string(StatusEnded) && g.EndedAt.Equal(now):
+		case g.Status == StatusEnded && g.EndedAt.Equal(now):
 			return store.Stored
-		case g.Status == string(StatusOpen) || g.Status == string(StatusLive):
+		case g.Status == StatusOpen || g.Status == StatusLive:
 			return store.NotStored
 		}
 		return store.Taken
 	}, func() {
-		t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusEnded), now, plays
+		t.game.Status, t.game.EndedAt, t.game.Plays = StatusEnded, now, plays
 		if ended != nil {
 			t.state, t.results = ended, ended.Result()
 		}

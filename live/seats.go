@@ -73,7 +73,7 @@ func checkCreate(req CreateRequest) (CreateRequest, error) {
 
 // newGame checks a request and builds the game and seats to store, with the
 // host's token.
-func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string, error) {
+func (m *Manager) newGame(req CreateRequest) (*game, []seat, string, error) {
 	req, err := checkCreate(req)
 	if err != nil {
 		return nil, nil, "", err
@@ -89,24 +89,24 @@ func (m *Manager) newGame(req CreateRequest) (*store.Game, []store.Seat, string,
 	if err != nil {
 		return nil, nil, "", err
 	}
-	seats := make([]store.Seat, opts.Seats)
+	seats := make([]seat, opts.Seats)
 	for i := range seats {
-		seats[i] = store.Seat{No: i, Kind: string(SeatEmpty)}
+		seats[i] = seat{No: i, Kind: SeatEmpty}
 		if req.FillBots {
 			// The bot that fills this seat if nobody takes it, and that
 			// covers a person who sits here and walks away.
-			seats[i].BotLevel, seats[i].BotStyle = string(bot.Medium), string(siteStyle(seed, i))
+			seats[i].BotLevel, seats[i].BotStyle = bot.Medium, siteStyle(seed, i)
 		}
 	}
-	seats[0].Kind, seats[0].Name, seats[0].TokenHash, seats[0].PlayerID = string(SeatPerson), req.HostName, hash, req.HostPlayer
+	seats[0].Kind, seats[0].Name, seats[0].TokenHash, seats[0].PlayerID = SeatPerson, req.HostName, hash, req.HostPlayer
 	for i, b := range req.Bots {
 		level, style := bot.Level(b.Level), bot.Style(b.Style)
 		s := &seats[1+i]
-		s.Kind, s.BotLevel, s.BotStyle = string(SeatBot), string(level), string(style)
+		s.Kind, s.BotLevel, s.BotStyle = SeatBot, level, style
 		s.Name = botName(level, style)
 	}
-	g := &store.Game{
-		Status: string(StatusOpen), Options: opts, Seed: seed, Host: 0, AwayAfter: req.AwayAfter, FillBots: req.FillBots,
+	g := &game{
+		Status: StatusOpen, Options: opts, Seed: seed, Host: 0, AwayAfter: req.AwayAfter, FillBots: req.FillBots,
 		CreatedAt: m.clock.Now().UTC().Truncate(time.Microsecond),
 	}
 	return g, seats, token, nil
@@ -188,19 +188,19 @@ func matchToken(hashes [][]byte, token string) (int, bool) {
 }
 
 // seatInfo is a stored seat as anyone may see it.
-func seatInfo(s store.Seat) SeatInfo {
-	info := SeatInfo{Seat: s.No, Kind: SeatKind(s.Kind), Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
-	if s.Kind == string(SeatBot) {
-		info.Bot = &BotSpec{Level: s.BotLevel, Style: s.BotStyle}
+func seatInfo(s seat) SeatInfo {
+	info := SeatInfo{Seat: s.No, Kind: s.Kind, Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
+	if s.Kind == SeatBot {
+		info.Bot = &BotSpec{Level: string(s.BotLevel), Style: string(s.BotStyle)}
 	}
 	return info
 }
 
 // seated is how many seats are taken: after the start, seats 0 to n-1.
-func seated(seats []store.Seat) int {
+func seated(seats []seat) int {
 	n := 0
 	for _, s := range seats {
-		if s.Kind != string(SeatEmpty) {
+		if s.Kind != SeatEmpty {
 			n++
 		}
 	}
@@ -208,7 +208,7 @@ func seated(seats []store.Seat) int {
 }
 
 // storedSummary is a game that isn't running, as stored.
-func storedSummary(g *store.Game, seats []store.Seat, results []store.Result) Summary {
+func storedSummary(g game, seats []seat, results []store.Result) Summary {
 	s := Summary{
 		ID: g.ID, Status: Status(g.Status), Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
 		Plays: g.Plays, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
@@ -218,7 +218,7 @@ func storedSummary(g *store.Game, seats []store.Seat, results []store.Result) Su
 		s.Options.Seats = seated(seats)
 	}
 	for _, seat := range seats {
-		if g.StartedAt.IsZero() || seat.Kind != string(SeatEmpty) {
+		if g.StartedAt.IsZero() || seat.Kind != SeatEmpty {
 			s.Seats = append(s.Seats, seatInfo(seat))
 		}
 	}

@@ -100,7 +100,7 @@ func (f *fixture) checkShownIsStored(id string) {
 		f.t.Fatal(err)
 	}
 	opts := g.Options
-	opts.Seats = seated(seats)
+	opts.Seats = seated(seatsOf(seats))
 	replayed := map[int]string{}
 	note := func(s *engine.State) {
 		v := s.View(engine.Spectator)

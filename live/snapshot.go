@@ -9,7 +9,7 @@ type snapshot struct {
 // refresh updates what readers off the goroutine see.
 func (t *table) refresh() {
 	t.snap.Store(&snapshot{summary: t.summary(), tokens: t.tokenHashes()})
-	if t.game.Status != string(StatusOpen) {
+	if t.game.Status != StatusOpen {
 		t.m.leftOpen(t)
 	}
 }

@@ -81,8 +81,8 @@ type table struct {
 	addr        string
 	countedOpen atomic.Bool
 
-	game    store.Game
-	seats   []store.Seat
+	game    game
+	seats   []seat
 	state   *engine.State
 	actions kept
 	// at is the latest time the state has been brought to: moves are never
@@ -127,7 +127,7 @@ type table struct {
 	fault error
 }
 
-func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
+func (m *Manager) newTable(g game, seats []seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt,

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"bullshit/engine/bot"
-	"bullshit/store"
 )
 
 // AddBot seats a bot of the given level ("" for medium) in the first empty
@@ -31,13 +30,13 @@ func (t *table) addBot(by int, level bot.Level) error {
 	if err := t.hostBeforeStart(by); err != nil {
 		return err
 	}
-	seat := slices.IndexFunc(t.seats, func(s store.Seat) bool { return s.Kind == string(SeatEmpty) })
+	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == SeatEmpty })
 	if seat < 0 {
 		return errFull
 	}
 	s := t.seats[seat]
 	style := siteStyle(t.game.Seed, seat)
-	s.Kind, s.BotLevel, s.BotStyle, s.Name = string(SeatBot), string(level), string(style), botName(level, style)
+	s.Kind, s.BotLevel, s.BotStyle, s.Name = SeatBot, level, style, botName(level, style)
 	return t.writeSeat(s)
 }
 
@@ -48,11 +47,11 @@ func (t *table) removeBot(by, seat int) error {
 	if seat < 0 || seat >= len(t.seats) {
 		return errNoSeat
 	}
-	if t.seats[seat].Kind != string(SeatBot) {
+	if t.seats[seat].Kind != SeatBot {
 		return refuse(CodeConflict, "No bot sits there.")
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name = string(SeatEmpty), ""
+	s.Kind, s.Name = SeatEmpty, ""
 	if !t.game.FillBots {
 		s.BotLevel, s.BotStyle = "", ""
 	}

@@ -69,7 +69,7 @@ func (t *table) rollback() {
 
 // replayKept is the game rebuilt from its deal and the actions it keeps.
 func (t *table) replayKept() (*engine.State, error) {
-	return replayOf(&t.game, t.seats, t.actions.timed()).State()
+	return replayOf(t.game, t.seats, t.actions.timed()).State()
 }
 
 // saveSeat stores a seat the table changed by itself. The table's memory
@@ -82,7 +82,7 @@ func (t *table) saveSeat(seat int) {
 	t.reseat = true
 	ctx, cancel := t.m.writeContext()
 	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
+	if err := t.m.st.SaveSeat(ctx, t.seats[seat].row(t.id)); err != nil {
 		t.failed(err)
 		t.seatUnsaved(seat)
 		return
@@ -125,12 +125,12 @@ func (t *table) finish() {
 	for i, p := range places {
 		s := t.seats[p.Seat]
 		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left,
-			Rated: s.Kind == string(SeatPerson) && !s.Covered && !t.game.Options.Practice}
+			Rated: s.Kind == SeatPerson && !s.Covered && !t.game.Options.Practice}
 	}
 	ctx, cancel := t.m.writeContext()
 	defer cancel()
 	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
-	err := t.m.st.FinishGame(ctx, t.id, string(StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
+	err := t.m.st.FinishGame(ctx, t.id, StatusFinished.stored(), t.at, t.state.Plays(), t.state.Capped(), results, rater)
 	if errors.Is(err, store.ErrOver) && rater != nil {
 		// The accounts' rows the earlier try wrote are the ones to show.
 		var rows []store.PlayerGame
@@ -145,7 +145,7 @@ func (t *table) finish() {
 	}
 	t.wrote()
 	t.finishing, t.over = false, true
-	t.game.Status, t.game.EndedAt, t.game.Plays = string(StatusFinished), t.at, t.state.Plays()
+	t.game.Status, t.game.EndedAt, t.game.Plays = StatusFinished, t.at, t.state.Plays()
 	t.results = places
 	t.ratings = *rated
 }
@@ -202,12 +202,13 @@ func (t *table) settleAction(ctx context.Context, rec store.Action) (bool, error
 // settleGame settles a write of the game's row (a start, an end) by reading
 // the row back: outcome says what the row shows of the write, and adopt
 // makes the table hold it.
-func (t *table) settleGame(what string, outcome func(g *store.Game) store.Outcome, adopt func()) func(ctx context.Context) (bool, error) {
+func (t *table) settleGame(what string, outcome func(g game) store.Outcome, adopt func()) func(ctx context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
-		g, _, err := t.m.st.Game(ctx, t.id)
+		row, _, err := t.m.st.Game(ctx, t.id)
 		if err != nil {
 			return false, err
 		}
+		g := gameOf(row)
 		switch outcome(g) {
 		case store.NotStored:
 			return false, nil

@@ -1,0 +1,96 @@
+package live
+
+import (
+	"context"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/engine/bot"
+	"bullshit/store"
+)
+
+// game is a game's row as live holds it, typed: it is mapped from the
+// store's row once, as it is read (gameOf), and back as it is written (row).
+type game struct {
+	ID        string
+	Status    Status
+	Options   engine.Options
+	Seed      uint64
+	Host      int
+	AwayAfter time.Duration
+	Plays     int
+	Capped    bool
+	FillBots  bool
+	CreatedAt time.Time
+	StartedAt time.Time
+	EndedAt   time.Time
+}
+
+func gameOf(g *store.Game) game {
+	return game{ID: g.ID, Status: Status(g.Status), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
+		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt}
+}
+
+func (g game) row() *store.Game {
+	return &store.Game{ID: g.ID, Status: g.Status.stored(), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
+		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt}
+}
+
+// over reports whether the game is stored as over.
+func (g game) over() bool { return g.Status == StatusFinished || g.Status == StatusEnded }
+
+// stored is the status as the store names it.
+func (s Status) stored() string { return string(s) }
+
+// seat is a seat's row as live holds it, typed, mapped as game is.
+type seat struct {
+	No       int
+	Kind     SeatKind
+	Name     string
+	BotLevel bot.Level
+	BotStyle bot.Style
+	// TokenHash is the SHA-256 of the seat's token; nil for bots and empty
+	// seats.
+	TokenHash []byte
+	Away      bool
+	// Covered says a bot played this seat at some point, so it is not rated.
+	Covered bool
+	// PlayerID is the account the seat belongs to; 0 for a guest, a bot or
+	// an empty seat.
+	PlayerID int64
+}
+
+func seatOf(s store.Seat) seat {
+	return seat{No: s.No, Kind: SeatKind(s.Kind), Name: s.Name, BotLevel: bot.Level(s.BotLevel), BotStyle: bot.Style(s.BotStyle),
+		TokenHash: s.TokenHash, Away: s.Away, Covered: s.Covered, PlayerID: s.PlayerID}
+}
+
+func (s seat) row(gameID string) store.Seat {
+	return store.Seat{GameID: gameID, No: s.No, Kind: string(s.Kind), Name: s.Name, BotLevel: string(s.BotLevel),
+		BotStyle: string(s.BotStyle), TokenHash: s.TokenHash, Away: s.Away, Covered: s.Covered, PlayerID: s.PlayerID}
+}
+
+func seatsOf(rows []store.Seat) []seat {
+	seats := make([]seat, len(rows))
+	for i, r := range rows {
+		seats[i] = seatOf(r)
+	}
+	return seats
+}
+
+func seatRows(gameID string, seats []seat) []store.Seat {
+	rows := make([]store.Seat, len(seats))
+	for i, s := range seats {
+		rows[i] = s.row(gameID)
+	}
+	return rows
+}
+
+// stored is a game's rows as the store holds them, mapped.
+func (m *Manager) stored(ctx context.Context, id string) (game, []seat, error) {
+	g, seats, err := m.st.Game(ctx, id)
+	if err != nil {
+		return game{}, nil, err
+	}
+	return gameOf(g), seatsOf(seats), nil
+}
