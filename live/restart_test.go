@@ -9,6 +9,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/engine/drive"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -44,23 +45,24 @@ func storeRunning(tb testing.TB, st *store.Store, n int, start time.Time) {
 		if err != nil {
 			tb.Fatal(err)
 		}
-		at := start
+		// Every seat thinks half a second, by the driver's rule.
+		dt := drive.New(s, start, func(engine.Decider) time.Duration { return 500 * time.Millisecond })
 		for seq := 1; s.Plays() < 40 && !s.Over(); {
-			ds := s.Deciding()
-			if dl := s.Deadline(); len(ds) == 0 || (!dl.IsZero() && !dl.After(at.Add(500*time.Millisecond))) {
-				at = s.Deadline()
-				s.Tick(at)
+			next := dt.Next()
+			if next.Deadline {
+				dt.Settle(next.At)
 				continue
 			}
-			a, ok := bots[ds[0].Seat].Choose(s.View(ds[0].Seat))
+			seat := next.Deciders[0].Seat
+			a, ok := bots[seat].Choose(s.View(seat))
 			if !ok {
-				tb.Fatalf("game %s: seat %d has no move", id, ds[0].Seat)
+				tb.Fatalf("game %s: seat %d has no move", id, seat)
 			}
-			at = at.Add(500 * time.Millisecond)
-			if err := s.Apply(a, at); err != nil {
+			if err := s.Apply(a, next.At); err != nil {
 				tb.Fatalf("game %s: %+v: %v", id, a, err)
 			}
-			batch = append(batch, store.Action{GameID: id, Seq: seq, At: at, Action: a})
+			dt.Moved(a, next.At)
+			batch = append(batch, store.Action{GameID: id, Seq: seq, At: next.At, Action: a})
 			seq++
 		}
 		if len(batch) >= 2000 || i == n-1 {
