@@ -72,16 +72,16 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 	if err != nil {
 		return nil, err
 	}
-	return m.rebuilt(g, seats, actions, alive)
+	return m.rebuilt(g, seats, timed(actions), alive)
 }
 
 // rebuilt is the table of a game being played, rebuilt from its stored
 // actions (see rebuild). It reads nothing, so many can be rebuilt at once.
-func (m *Manager) rebuilt(g game, seats []seat, actions []store.Action, alive time.Time) (*table, error) {
+func (m *Manager) rebuilt(g game, seats []seat, actions []engine.Timed, alive time.Time) (*table, error) {
 	t := m.newTable(g, seats)
 	// Each deadline and action is the table's own as it replays, so the
 	// seats' decisions stand as the live table left them.
-	_, err := replayOf(g, seats, timed(actions)).Each(func(s *engine.State, st engine.Step) {
+	_, err := replayOf(g, seats, actions).Each(func(s *engine.State, st engine.Step) {
 		switch st.Kind {
 		case engine.StepDeal:
 			n := s.Seats()

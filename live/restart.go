@@ -62,7 +62,7 @@ func (m *Manager) loadRunning(ctx context.Context, rr runningReader, alive time.
 func (m *Manager) rebuildRunning(ctx context.Context, r store.Running, alive time.Time) *table {
 	var t *table
 	err := guard(func() error {
-		actions, err := r.Actions()
+		actions, err := r.Timed()
 		if err != nil {
 			return err
 		}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+
+	"bullshit/engine"
 )
 
 // Running is a game being played as a restart reads it: the game, its seats
 // and its actions, still as stored, so that the costly part, decoding the
-// actions, can be done on any goroutine (Actions).
+// actions, can be done on any goroutine (Actions, Timed).
 type Running struct {
 	Game    Game
 	Seats   []Seat
@@ -25,6 +27,21 @@ func (r *Running) Actions() ([]Action, error) {
 			return nil, err
 		}
 		actions[i] = a
+	}
+	return actions, nil
+}
+
+// Timed decodes the game's actions as the engine replays them, in the order
+// they were accepted, without the rows' copy of them a restart would only
+// throw away.
+func (r *Running) Timed() ([]engine.Timed, error) {
+	actions := make([]engine.Timed, len(r.actions))
+	for i := range r.actions {
+		a, err := r.actions[i].action()
+		if err != nil {
+			return nil, err
+		}
+		actions[i] = a.Timed()
 	}
 	return actions, nil
 }
