@@ -33,16 +33,10 @@ func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 		d.Status = "The game is over."
 		return d, ""
 	case can(engine.ActPlay):
-		picked := 0
-		for _, c := range v.Hand {
-			if c.Rank() == v.Rank && picked < v.MaxClaim {
-				picked++
-			}
-		}
 		d.Status = "Your turn: claim " + v.Rank.Name(true) + "."
 		d.Alert = views.Alert{Key: "play-" + strconv.Itoa(v.Plays), Title: "Your turn", Body: d.Status}
 		claim.Disabled = false
-		claim.Label = claimLabel(v.Rank, picked, 0)
+		claim.Label = claimLabel(v.Rank, len(v.Picks()), 0)
 		d.Left, d.Right = sortBtn, claim
 		if v.Options.Sneak > 0 {
 			d.Sneak = &views.Sneak{Max: v.Options.Sneak}
@@ -118,26 +112,29 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 	if r == nil || len(r.Beats) < 4 {
 		return nil
 	}
-	at := func(c engine.Cue) float64 {
+	beat := func(c engine.Cue) engine.Beat {
 		for _, b := range r.Beats {
 			if b.Cue == c {
-				return b.At.Sub(now).Seconds()
+				return b
 			}
 		}
-		return 0
+		return engine.Beat{At: now, Ends: now}
 	}
+	since := func(t time.Time) float64 { return t.Sub(now).Seconds() }
+	flip := beat(engine.CueFlip)
 	m := &views.Reveal{
 		Key:    strconv.Itoa(v.Last.No),
 		Shout:  shoutLine(r.Caller, r.Seat, nm),
-		Shout0: at(engine.CueShout), Flip0: at(engine.CueFlip), Verdict0: at(engine.CueVerdict), Take0: at(engine.CueTake),
-		End: v.Closes.Sub(now).Seconds(),
+		Shout0: since(beat(engine.CueShout).At), Flip0: since(flip.At), Verdict0: since(beat(engine.CueVerdict).At),
+		Take0: since(beat(engine.CueTake).At), End: since(v.Closes),
+		// The cards turn one by one through the flip beat.
+		FlipEach: flip.Ends.Sub(flip.At).Seconds() / float64(max(1, len(r.Cards))),
 	}
 	for _, c := range r.Cards {
 		cm := cardModel(c)
 		cm.Lit = c.Rank() == v.Last.Rank
 		m.Cards = append(m.Cards, cm)
 	}
-	m.FlipEach = (m.Verdict0 - m.Flip0) / float64(max(1, len(r.Cards)))
 	switch {
 	case r.Sneaked > 0:
 		m.Verdict, m.Tone = "Caught sneaking!", "lie"

@@ -236,7 +236,7 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 		}
 		_, c.Turn = deciding[seat]
 		c.Turn = c.Turn && v.Phase != engine.PhaseCall
-		c.Bubble = bubble(v, seat)
+		c.Bubble, c.BubbleKind = bubble(v, seat)
 		cells = append(cells, c)
 	}
 	placeHorseshoe(cells)
@@ -274,37 +274,39 @@ func placeHorseshoe(cells []views.SeatCell) {
 	}
 }
 
-// bubble is what a seat is doing, in a word or two.
-func bubble(v *engine.View, seat int) string {
+// bubble is what a seat is doing, in a word or two, and how it is drawn.
+func bubble(v *engine.View, seat int) (string, views.BubbleKind) {
 	l := v.Last
 	switch v.Phase {
 	case engine.PhasePlay:
 		if seat == v.Turn {
-			return "Playing…"
+			return "Playing…", views.BubbleSay
 		}
 	case engine.PhaseCall:
 		if l != nil && seat == l.Seat {
-			return "Claims " + strconv.Itoa(l.Claim)
+			return "Claims " + strconv.Itoa(l.Claim), views.BubbleSay
 		}
 		if v.Seats[seat].Passed {
-			return "Let it go"
+			return "Let it go", views.BubbleSay
 		}
 	case engine.PhaseReveal:
 		if v.Reveal != nil && seat == v.Reveal.Caller {
-			return "Bullshit!"
+			return "Bullshit!", views.BubbleCall
 		}
 	case engine.PhaseGive:
 		if v.Give != nil && seat == v.Give.Caller {
-			return "Picking…"
+			return "Picking…", views.BubbleSay
 		}
 	case engine.PhaseOver:
+		// The winner who went out says so; with PlayOn the places after
+		// went out too, but the bubble is the winner's.
 		for _, r := range v.Result {
-			if r.Seat == seat && r.Place.Place == 1 && r.Left == 0 {
-				return "Out!"
+			if r.Seat == seat && r.Out && r.Place.Place == 1 {
+				return "Out!", views.BubbleOut
 			}
 		}
 	}
-	return ""
+	return "", views.BubbleSay
 }
 
 // handBeforeSweep is the seat's own hand as the page shows it: in a reveal
@@ -411,10 +413,14 @@ func clockModel(v *engine.View, now time.Time) views.Clock {
 
 var suitSigns = map[engine.Suit]string{engine.Spades: "♠", engine.Hearts: "♥", engine.Diamonds: "♦", engine.Clubs: "♣"}
 
+// suitPlaces are the suits' places in a hand sorted by suit, the colours
+// alternating.
+var suitPlaces = map[engine.Suit]int{engine.Spades: 0, engine.Hearts: 1, engine.Clubs: 2, engine.Diamonds: 3}
+
 func cardModel(c engine.Card) views.Card {
 	s := c.Suit()
 	return views.Card{Code: c.String(), Rank: rankCode(c.Rank()), Suit: suitSigns[s], Name: c.Name(),
-		Red: s == engine.Hearts || s == engine.Diamonds}
+		Red: s == engine.Hearts || s == engine.Diamonds, SuitPlace: suitPlaces[s]}
 }
 
 // handModel is the seat's hand with the cards the server would pick: those
@@ -425,11 +431,7 @@ func handModel(game string, v *engine.View, now time.Time) views.Hand {
 	switch {
 	case slices.Contains(v.Can, engine.ActPlay):
 		h.Selectable, h.PickKey = true, "play-"+strconv.Itoa(v.Plays)
-		for _, c := range v.Hand {
-			if c.Rank() == v.Rank && len(picks) < v.MaxClaim {
-				picks = append(picks, c)
-			}
-		}
+		picks = v.Picks()
 	case slices.Contains(v.Can, engine.ActGive) && v.Give != nil:
 		h.Selectable, h.PickKey = true, "give-"+strconv.Itoa(v.Plays)
 		picks = v.Give.Suggested
