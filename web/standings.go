@@ -192,7 +192,7 @@ func ratingLines(f live.Frame, nm names) []views.RatingLine {
 			continue
 		}
 		line := views.RatingLine{Name: nm.name(r.Seat), Change: change(r.Before, r.After),
-			Provisional: r.AfterDeviation > glicko.ProvisionalAbove, You: r.Seat == f.Seat}
+			Provisional: glicko.Rating{R: r.After, Deviation: r.AfterDeviation}.Provisional(), You: r.Seat == f.Seat}
 		if r.Seat < len(f.Game.Seats) {
 			line.URL = views.PlayerURL(f.Game.Seats[r.Seat].Name)
 		}
