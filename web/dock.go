@@ -10,6 +10,7 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // dockModel is the seat's dock: the status line, the two move slots (the
@@ -148,7 +149,7 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 		// The cards it brings are said once the sweep lands (the hand's Say).
 		m.Take = "The pile goes to you."
 	} else {
-		m.Take = nm.name(r.Loser) + " takes the pile: " + took + " " + plural(r.Took, "card", "cards") + "."
+		m.Take = nm.name(r.Loser) + " takes the pile: " + took + " " + rangePlural(r.Took, "card", "cards") + "."
 	}
 	if r.Given > 0 {
 		m.Take += " " + nm.name(r.Caller) + " hands " + nm.object(r.Seat) + " " + cardsWord(r.Given) + " next."
@@ -156,11 +157,13 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 	return m
 }
 
-func plural(r engine.Range, one, many string) string {
-	if r.Exact() && r.Lo == 1 {
-		return one
+// rangePlural is one for a count seen as exactly 1, else many.
+func rangePlural(r engine.Range, one, many string) string {
+	n := 0
+	if r.Exact() {
+		n = r.Lo
 	}
-	return many
+	return words.Plural(n, one, many)
 }
 
 // resultModel is the result sheet, each line with its secrets revealed.
@@ -192,7 +195,7 @@ func shareText(v *engine.View, nm names) string {
 	fmt.Fprintf(&b, "Bullshit, %d players, %d plays.", len(v.Seats), v.Plays)
 	for _, row := range v.Result {
 		if row.Seat == v.Seat {
-			fmt.Fprintf(&b, " I came %s with %d %s left", ordinal(row.Place.Place), row.Left, map[bool]string{true: "card", false: "cards"}[row.Left == 1])
+			fmt.Fprintf(&b, " I came %s with %d %s left", words.Ordinal(row.Place.Place), row.Left, words.Plural(row.Left, "card", "cards"))
 			if row.Sneaked > 0 {
 				fmt.Fprintf(&b, ", sneaked %d past everyone", row.Sneaked)
 			}
@@ -203,20 +206,6 @@ func shareText(v *engine.View, nm names) string {
 		fmt.Fprintf(&b, " %s won.", nm.name(v.Result[0].Seat))
 	}
 	return b.String()
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 func levelChoices() []views.Choice {

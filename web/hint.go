@@ -10,6 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // hint answers the hand form's change on the player's turn: the status line
@@ -76,7 +77,7 @@ func sneakHint(v engine.View, picked []engine.Card, sneak int) (status, label st
 	if pc.Off == 0 {
 		return fmt.Sprintf("The truth: %s.", count(v.Rank, pc.Claim)), label
 	}
-	return fmt.Sprintf("A bluff: %d of them %s.", pc.Off, map[bool]string{true: "isn't " + article(v.Rank), false: "aren't " + v.Rank.Name(true)}[pc.Off == 1]), label
+	return fmt.Sprintf("A bluff: %d of them %s.", pc.Off, words.Plural(pc.Off, "isn't "+article(v.Rank), "aren't "+v.Rank.Name(true))), label
 }
 
 func article(r engine.Rank) string {

@@ -10,6 +10,7 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // screen is what a seat sees of a game: the waiting room before the start,
@@ -84,7 +85,7 @@ func settingsLine(o engine.Options) string {
 	if o.Sneak > 0 {
 		sneak = "sneak up to " + strconv.Itoa(o.Sneak)
 	}
-	line := fmt.Sprintf("%s · %s to call · %s bots", capital(sneak), seconds(o.Window), o.Pace)
+	line := fmt.Sprintf("%s · %s to call · %s bots", words.Capital(sneak), words.Seconds(o.Window), o.Pace)
 	if o.Grace > 0 {
 		line += fmt.Sprintf(" · calls within %d ms compete", o.Grace.Milliseconds())
 	}
@@ -95,15 +96,6 @@ func settingsLine(o engine.Options) string {
 		line += " · practice deal, not rated"
 	}
 	return line
-}
-
-func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s" }
-
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // names are the seats' names at a table as the pages say them, "You" for
@@ -128,7 +120,7 @@ func newNames(seats []live.SeatInfo, me int) names {
 			}
 			base := s.Name
 			if s.Kind == live.SeatBot && s.Bot != nil {
-				base = capital(s.Bot.Style) + " bot"
+				base = words.Capital(s.Bot.Style) + " bot"
 			}
 			name := base
 			for k := 2; taken[strings.ToLower(name)]; k++ {
@@ -453,7 +445,7 @@ func handModel(game string, v *engine.View, now time.Time) views.Hand {
 		// Taking the pile is done to you: said once the sweep lands.
 		took := len(v.Hand) - len(r.Hand)
 		h.Say = views.Say{Key: "took-" + strconv.Itoa(v.Last.No), At: r.Lands.Sub(now).Seconds(),
-			Text: "You take the pile: " + nOf(took, "card") + " " + map[bool]string{true: "comes", false: "come"}[took == 1] + " to your hand."}
+			Text: "You take the pile: " + words.Count(took, "card") + " " + words.Plural(took, "comes", "come") + " to your hand."}
 	}
 	return h
 }

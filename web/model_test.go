@@ -13,6 +13,7 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -302,7 +303,7 @@ func TestFrameEventParts(t *testing.T) {
 // takes the new name rather than renaming a seat that had one.
 func TestNamesAtATableAreUnique(t *testing.T) {
 	bot := func(seat int, style string) live.SeatInfo {
-		return live.SeatInfo{Seat: seat, Kind: live.SeatBot, Name: capital(style) + " bot (medium)", Bot: &live.BotSpec{Level: "medium", Style: style}}
+		return live.SeatInfo{Seat: seat, Kind: live.SeatBot, Name: words.Capital(style) + " bot (medium)", Bot: &live.BotSpec{Level: "medium", Style: style}}
 	}
 	covered := bot(0, "caller")
 	covered.Name, covered.Covered = "Ada", true
