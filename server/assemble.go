@@ -78,9 +78,12 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		clock = live.RealClock{}
 	}
 	// The browsers' frames are rendered once per seat per change however
-	// many tabs follow the seat; the API's stay JSON. The hub asks for the
-	// lobby's lists only once it runs or serves a stream, by which time the
-	// pages exist.
+	// many tabs follow the seat; the API's stay JSON. The renderer needs
+	// nothing else, so the order is renderer, hub, tables, pages. The one
+	// reference filled in later is the lobby's: its lists are the tables',
+	// which publish to the hub that sends the lists, a cycle in the data
+	// itself. The hub asks for them only once it runs (started last, below)
+	// or serves a stream, by which time the pages exist.
 	frames := web.NewFrames()
 	var pages *web.Handler
 	hub := push.New(push.Config{Logger: logger,
