@@ -19,13 +19,16 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/players"
+	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
 
-// world is a whole server for a test: the real store (SQLite in a temp
-// folder, or PostgreSQL when BULLSHIT_TEST_POSTGRES is set), the real
-// Manager on a fake clock, the Hub and the API behind an httptest server.
+// world is a whole server for a test, assembled as `bullshit serve`
+// assembles it (server.Assemble): the real store (SQLite in a temp folder,
+// or PostgreSQL when BULLSHIT_TEST_POSTGRES is set), the real Manager on a
+// fake clock, the Hub, the accounts, and the one router (the API and the
+// pages) behind an httptest server.
 type world struct {
 	t     *testing.T
 	clock *live.FakeClock
@@ -65,17 +68,9 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), hub: push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})}
+	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
 	if o.prepare != nil {
 		o.prepare(st)
-	}
-	runCtx, stop := context.WithCancel(ctx)
-	w.mgr, err = live.New(runCtx, live.Config{Store: st, Publisher: w.hub, Clock: w.clock,
-		MaxOpen: o.maxOpen, MaxOpenPerAddress: o.maxOpenPerAddress})
-	if err != nil {
-		stop()
-		st.Close()
-		t.Fatal(err)
 	}
 	if o.perAddress == (api.Rate{}) {
 		o.perAddress = api.Rate{PerSecond: 1e6, Burst: 1e6}
@@ -87,28 +82,26 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.players, err = players.New(players.Config{Store: st, Logger: o.logger,
-		Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	whole, err := server.Assemble(ctx, st, w.clock, o.logger, server.Settings{TrustedProxies: proxies,
+		PerAddress: o.perAddress, PerToken: o.perToken, StreamsPerAddress: o.streams, LimitsNow: o.now,
+		MaxOpen: o.maxOpen, MaxOpenPerAddress: o.maxOpenPerAddress,
+		Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
 	if err != nil {
+		st.Close()
 		t.Fatal(err)
 	}
-	w.srv = httptest.NewUnstartedServer(api.New(api.Config{Games: w.mgr, Hub: w.hub, PerAddress: o.perAddress, PerToken: o.perToken, Now: o.now,
-		StreamsPerAddress: o.streams, Logger: o.logger, TrustedProxies: proxies, Players: w.players, Standings: w.players}))
+	w.mgr, w.hub, w.players = whole.Manager, whole.Hub, whole.Accounts
+	w.srv = httptest.NewUnstartedServer(whole.Handler)
 	if o.smallBuffers {
 		w.srv.Listener = smallBufferListener{w.srv.Listener}
 	}
 	w.srv.Start()
-	hubDone := make(chan struct{})
-	go func() {
-		defer close(hubDone)
-		w.hub.Run(runCtx)
-	}()
 	w.http, _ = newValidatingClient(t)
 	t.Cleanup(func() {
-		stop()
-		<-hubDone
+		// The streams end first: the test server waits for every request.
+		whole.StopStreams()
 		w.srv.Close()
-		if err := w.mgr.Close(context.Background()); err != nil {
+		if err := whole.Close(context.Background()); err != nil {
 			t.Errorf("closing the manager: %v", err)
 		}
 		st.Close()

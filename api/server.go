@@ -20,10 +20,10 @@ import (
 	"bullshit/live"
 )
 
-// Games is what the API needs of the table runtime (*live.Manager).
+// Games is what the API calls of the table runtime (*live.Manager): the
+// methods its handlers call and no more, so a test fakes only those.
 type Games interface {
 	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
-	List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error)
 	Search(ctx context.Context, q live.Query) ([]live.Summary, bool, error)
 	Get(ctx context.Context, id string) (live.Summary, error)
 	Join(ctx context.Context, id, name string, player int64) (live.Joined, error)

@@ -32,6 +32,16 @@ type Settings struct {
 	SecureCookies  bool
 	// Passwords are the password hash's costs; tests lower them.
 	Passwords players.Params
+	// StreamsPerAddress bounds the event streams one client address holds
+	// open (api's default when 0).
+	StreamsPerAddress int
+	// MaxOpen and MaxOpenPerAddress cap the tables waiting for players
+	// (live's defaults when 0).
+	MaxOpen, MaxOpenPerAddress int
+	// LimitsNow is the request limiters' clock and AccountsNow the
+	// accounts' (the real one when nil, as a session's cookie expires by
+	// the browser's clock, not the tables'); tests hold them still.
+	LimitsNow, AccountsNow func() time.Time
 }
 
 // Site is the whole server, put together once by Assemble: `bullshit serve`
@@ -43,8 +53,11 @@ type Site struct {
 	Manager *live.Manager
 	// Accounts signs people in.
 	Accounts *players.Service
+	// Hub sends the tables' frames to every stream; Pages are the browser
+	// pages, whose assets' addresses a test may want.
+	Hub   *push.Hub
+	Pages *web.Handler
 
-	hub        *push.Hub
 	stopWork   context.CancelFunc // ends the hub and the session sweep
 	stopTables context.CancelFunc // the tables' own context, after their Close
 	work       sync.WaitGroup
@@ -65,9 +78,12 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		clock = live.RealClock{}
 	}
 	// The browsers' frames are rendered once per seat per change however
-	// many tabs follow the seat; the API's stay JSON. The hub asks for the
-	// lobby's lists only once it runs or serves a stream, by which time the
-	// pages exist.
+	// many tabs follow the seat; the API's stay JSON. The renderer needs
+	// nothing else, so the order is renderer, hub, tables, pages. The one
+	// reference filled in later is the lobby's: its lists are the tables',
+	// which publish to the hub that sends the lists, a cycle in the data
+	// itself. The hub asks for them only once it runs (started last, below)
+	// or serves a stream, by which time the pages exist.
 	frames := web.NewFrames()
 	var pages *web.Handler
 	hub := push.New(push.Config{Logger: logger,
@@ -81,12 +97,13 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		Ends:  map[string]bool{web.FormatHTML: true},
 	})
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
-	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger})
+	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger,
+		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress})
 	if err != nil {
 		stopTables()
 		return nil, fmt.Errorf("starting the tables: %w", err)
 	}
-	accounts, err := players.New(players.Config{Store: st, Logger: logger, Params: s.Passwords})
+	accounts, err := players.New(players.Config{Store: st, Logger: logger, Params: s.Passwords, Now: s.AccountsNow})
 	if err != nil {
 		_ = mgr.Close(context.Background())
 		stopTables()
@@ -107,9 +124,10 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		SecureCookies:  s.SecureCookies,
 	})
 	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
-		PerAddress: s.PerAddress, PerToken: s.PerToken, Players: accounts, Standings: accounts})
+		PerAddress: s.PerAddress, PerToken: s.PerToken, StreamsPerAddress: s.StreamsPerAddress, Now: s.LimitsNow,
+		Players: accounts, Standings: accounts})
 	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger}), Manager: mgr, Accounts: accounts,
-		hub: hub, stopTables: stopTables}
+		Hub: hub, Pages: pages, stopTables: stopTables}
 	workCtx, stopWork := context.WithCancel(runCtx)
 	site.stopWork = stopWork
 	site.work.Go(func() { hub.Run(workCtx) })

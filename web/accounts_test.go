@@ -19,7 +19,7 @@ import (
 // newAccountSite is the site with accounts.
 func newAccountSite(t *testing.T) *site {
 	t.Helper()
-	return newSiteWith(t, siteOptions{accounts: true})
+	return newSite(t)
 }
 
 // signUp makes an account through the form and returns the page it lands on.
@@ -152,7 +152,7 @@ func TestSignInThrottleSaysSo(t *testing.T) {
 	// The accounts' clock stands still, so the wait is the throttle's whole
 	// first step however slow the machine.
 	still := time.Now()
-	s := newSiteWith(t, siteOptions{accounts: true, accountsNow: func() time.Time { return still }})
+	s := newSiteWith(t, siteOptions{accountsNow: func() time.Time { return still }})
 	b := s.browser()
 	b.signUp("Ada", password)
 	b.form("/signout", nil)

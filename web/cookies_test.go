@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"bullshit/web"
+	"bullshit/server"
 )
 
 // TestCookiesSecureBehindTLS: the session's and the seat's cookies are
@@ -18,21 +18,21 @@ func TestCookiesSecureBehindTLS(t *testing.T) {
 	loopback := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	tests := []struct {
 		name   string
-		cfg    func(*web.Config)
+		cfg    func(*server.Settings)
 		proto  string
 		secure bool
 	}{
 		{"plain HTTP", nil, "", false},
 		{"a forged X-Forwarded-Proto", nil, "https", false},
-		{"a trusted proxy over HTTPS", func(c *web.Config) { c.TrustedProxies = loopback }, "https", true},
-		{"a trusted proxy's https after the client's http", func(c *web.Config) { c.TrustedProxies = loopback }, "http, https", true},
-		{"a trusted proxy over HTTP", func(c *web.Config) { c.TrustedProxies = loopback }, "http", false},
-		{"the client's https before a trusted proxy's http", func(c *web.Config) { c.TrustedProxies = loopback }, "https, http", false},
-		{"secure cookies", func(c *web.Config) { c.SecureCookies = true }, "", true},
+		{"a trusted proxy over HTTPS", func(c *server.Settings) { c.TrustedProxies = loopback }, "https", true},
+		{"a trusted proxy's https after the client's http", func(c *server.Settings) { c.TrustedProxies = loopback }, "http, https", true},
+		{"a trusted proxy over HTTP", func(c *server.Settings) { c.TrustedProxies = loopback }, "http", false},
+		{"the client's https before a trusted proxy's http", func(c *server.Settings) { c.TrustedProxies = loopback }, "https, http", false},
+		{"secure cookies", func(c *server.Settings) { c.SecureCookies = true }, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newSiteWith(t, siteOptions{accounts: true, web: tt.cfg})
+			s := newSiteWith(t, siteOptions{settings: tt.cfg})
 			post := func(path string, v url.Values) *http.Response {
 				req, _ := http.NewRequest(http.MethodPost, s.srv.URL+path, strings.NewReader(v.Encode()))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

@@ -28,11 +28,11 @@ import (
 	"bullshit/views"
 )
 
-// Games is what the web pages need of the table runtime (*live.Manager).
+// Games is what the web pages call of the table runtime (*live.Manager):
+// the methods its handlers call and no more, so a test fakes only those.
 type Games interface {
 	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
 	List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error)
-	Get(ctx context.Context, id string) (live.Summary, error)
 	Join(ctx context.Context, id, name string, player int64) (live.Joined, error)
 	Authenticate(ctx context.Context, id, token string) (seat int, err error)
 	Start(ctx context.Context, id string, by int) error

@@ -16,10 +16,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/labstack/echo/v4"
-
 	"bullshit/api"
-	"bullshit/api/push"
 	"bullshit/internal/htmltest"
 	"bullshit/live"
 	"bullshit/players"
@@ -29,34 +26,29 @@ import (
 	"bullshit/web"
 )
 
-// site is the whole server for a test: a real store, the real Manager on a
-// fake clock, and the router with the API and the pages behind httptest.
+// site is the whole server for a test, assembled as `bullshit serve`
+// assembles it (server.Assemble): a real store, the real Manager on a fake
+// clock, the push hub with the pages' and the API's streams, the accounts,
+// and the one router behind httptest.
 type site struct {
 	t     *testing.T
 	clock *live.FakeClock
 	mgr   *live.Manager
 	pages *web.Handler
 	srv   *httptest.Server
-	// players is the accounts' service, with siteOptions.accounts.
+	// players is the accounts' service, on cheap hashing.
 	players *players.Service
-	// logs has every line the server logged, with siteOptions.accounts.
+	// logs has every line the server logged.
 	logs *lockedBuffer
 }
 
 // siteOptions change how a site is built.
 type siteOptions struct {
-	// streams has the pages follow their seats over the push hub, wired
-	// as the binary wires it.
-	streams bool
-	// accounts adds the players service (on cheap hashing and the real
-	// clock, which the cookies' expiry is judged by) and a logger writing
-	// to site.logs.
-	accounts bool
-	// accountsNow, if set, is the players service's clock instead.
+	// accountsNow, if set, is the players service's clock instead of the
+	// real one, which the cookies' expiry is judged by.
 	accountsNow func() time.Time
-	// web and api change the pages' and the API's configuration last.
-	web func(*web.Config)
-	api func(*api.Config)
+	// settings changes the server's settings last.
+	settings func(*server.Settings)
 }
 
 func newSite(t *testing.T) *site { return newSiteWith(t, siteOptions{}) }
@@ -68,71 +60,27 @@ func newSiteWith(t *testing.T, o siteOptions) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &site{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
-	var logger *slog.Logger
-	if o.accounts {
-		s.logs = &lockedBuffer{}
-		logger = slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	s := &site{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), logs: &lockedBuffer{}}
+	logger := slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
+	settings := server.Settings{PerAddress: fast, PerToken: fast, AccountsNow: o.accountsNow,
+		Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}}
+	if o.settings != nil {
+		o.settings(&settings)
 	}
-	runCtx, stop := context.WithCancel(ctx)
-	var hub *push.Hub
-	var pub live.Publisher
-	if o.streams {
-		hub = push.New(push.Config{
-			Formats: map[string]push.Encoder{web.FormatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
-				return s.pages.FrameEvent(f, s.clock.Now())
-			}), api.FormatJSON: api.JSONEncoder},
-			Lobby: func(ctx context.Context) (push.Event, error) { return s.pages.LobbyEvent(ctx) },
-		})
-		pub = hub
-	}
-	s.mgr, err = live.New(runCtx, live.Config{Store: st, Clock: s.clock, Publisher: pub, Logger: logger})
+	whole, err := server.Assemble(ctx, st, s.clock, logger, settings)
 	if err != nil {
-		stop()
 		st.Close()
 		t.Fatal(err)
 	}
-	cfg := web.Config{Games: s.mgr, Now: s.clock.Now, Logger: logger}
-	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	acfg := api.Config{Games: s.mgr, Hub: hub, PerAddress: fast, PerToken: fast, Logger: logger}
-	if o.accounts {
-		s.players, err = players.New(players.Config{Store: st, Logger: logger, Now: o.accountsNow,
-			Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Accounts, acfg.Players, acfg.Standings = s.players, s.players, s.players
-	}
-	if o.streams {
-		cfg.Stream = func(c echo.Context, game string, seat int) error {
-			read := func() (live.Frame, error) { return s.mgr.Frame(c.Request().Context(), game, seat) }
-			f, err := read()
-			if err != nil {
-				return err
-			}
-			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
-		}
-		cfg.LobbyStream = hub.ServeLobby
-		hubDone := make(chan struct{})
-		go func() {
-			defer close(hubDone)
-			hub.Run(runCtx)
-		}()
-		t.Cleanup(func() { <-hubDone })
-	}
-	if o.web != nil {
-		o.web(&cfg)
-	}
-	if o.api != nil {
-		o.api(&acfg)
-	}
-	s.pages = web.New(cfg)
-	s.srv = httptest.NewServer(server.New(server.Config{API: api.New(acfg), Web: s.pages, Logger: logger}))
+	s.mgr, s.pages, s.players = whole.Manager, whole.Pages, whole.Accounts
+	s.srv = httptest.NewServer(whole.Handler)
 	t.Cleanup(func() {
+		// The streams end first: the test server waits for every request.
+		whole.StopStreams()
 		s.srv.Close()
-		stop()
-		if err := s.mgr.Close(context.Background()); err != nil {
-			t.Errorf("closing the manager: %v", err)
+		if err := whole.Close(context.Background()); err != nil {
+			t.Errorf("closing the tables: %v", err)
 		}
 		st.Close()
 	})

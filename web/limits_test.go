@@ -9,6 +9,7 @@ import (
 	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/server"
 )
 
 // TestPagesShareTheAPIsLimits: the pages count against the API's
@@ -17,10 +18,10 @@ import (
 func TestPagesShareTheAPIsLimits(t *testing.T) {
 	const burst, streams = 6, 2
 	var s *site
-	s = newSiteWith(t, siteOptions{streams: true, api: func(c *api.Config) {
+	s = newSiteWith(t, siteOptions{settings: func(c *server.Settings) {
 		// The limiter's clock stands still, so nothing refills.
 		c.PerAddress, c.StreamsPerAddress = api.Rate{PerSecond: 1, Burst: burst}, streams
-		c.Now = func() time.Time { return s.clock.Now() }
+		c.LimitsNow = func() time.Time { return s.clock.Now() }
 	}})
 	j, err := s.mgr.Create(context.Background(), live.CreateRequest{Options: engine.Options{Seats: 4}, HostName: "Ada",
 		Bots: []live.BotSpec{{Level: "easy", Style: "cautious"}, {Level: "easy", Style: "bold"}, {Level: "easy", Style: "caller"}}})

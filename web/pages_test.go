@@ -12,6 +12,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/server"
 	"bullshit/web"
 )
 
@@ -189,7 +190,7 @@ func TestForgedPostsChangeNothing(t *testing.T) {
 // the public origin differs from the Host the server sees; set as trusted,
 // it may post, and other origins still may not.
 func TestTrustedOriginMayPost(t *testing.T) {
-	s := newSiteWith(t, siteOptions{web: func(c *web.Config) { c.TrustedOrigins = []string{"https://game.example"} }})
+	s := newSiteWith(t, siteOptions{settings: func(c *server.Settings) { c.TrustedOrigins = []string{"https://game.example"} }})
 	b := s.browser()
 	for _, tt := range []struct {
 		origin string

@@ -10,8 +10,7 @@ import (
 // Frames renders the seats' frames for the browsers' event streams. It needs
 // nothing of the pages or the tables, so the push hub that sends its events
 // is built with it first, the tables publishing to the hub next, and the
-// pages, which serve the hub's streams, last: the server is put together in
-// that order with no reference left to fill in afterwards.
+// pages, which serve the hub's streams, last (see server.Assemble).
 type Frames struct {
 	// tables are the seats' last table frames, whose regions the next
 	// frame may reuse.

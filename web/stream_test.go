@@ -57,7 +57,7 @@ func (b *browser) firstEvent(path, name string) *html.Node {
 // TestStreamsCarryEachSeatsFrame: a seat's stream carries its own screen,
 // hand included; a spectator's carries no cards; the lobby's, its lists.
 func TestStreamsCarryEachSeatsFrame(t *testing.T) {
-	s := newSiteWith(t, siteOptions{streams: true})
+	s := newSite(t)
 	b := s.browser()
 	if doc := b.firstEvent("/lobby/events", "lobby"); byID(doc, "open-tables") == nil {
 		t.Error("the lobby's event has no open tables list")
@@ -143,7 +143,7 @@ func all(events <-chan streamEvent) []streamEvent {
 // whose last event was the final one gets 204, the answer after which an
 // EventSource stops reconnecting.
 func TestFinishedStreamClosesForGood(t *testing.T) {
-	s := newSiteWith(t, siteOptions{streams: true})
+	s := newSite(t)
 	b := s.browser()
 	id := startBotGame(t, s, b, "Ada")
 	path := "/games/" + id + "/events"

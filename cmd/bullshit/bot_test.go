@@ -12,9 +12,9 @@ import (
 
 	"bullshit/api"
 	"bullshit/api/client"
-	"bullshit/api/push"
 	"bullshit/live"
 	"bullshit/players"
+	router "bullshit/server"
 	"bullshit/store"
 )
 
@@ -31,19 +31,15 @@ func TestBotCommand(t *testing.T) {
 	}
 	defer st.Close()
 	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	hub := push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
-	runCtx, stop := context.WithCancel(ctx)
-	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The clock runs fast, so the bot decides far more often than a real
 	// table lets it: no limits here.
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	accounts, err := players.New(players.Config{Store: st, Params: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
+	site, err := router.Assemble(ctx, st, clock, nil, router.Settings{PerAddress: unlimited, PerToken: unlimited,
+		Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	accounts := site.Accounts
 	robo, err := accounts.SignUp(ctx, "Robo", "a program's password", "192.0.2.1")
 	if err != nil {
 		t.Fatal(err)
@@ -52,14 +48,12 @@ func TestBotCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(api.New(api.Config{Games: mgr, Hub: hub, PerAddress: unlimited, PerToken: unlimited, Players: accounts}))
-	var wg sync.WaitGroup
-	wg.Go(func() { hub.Run(runCtx) })
+	srv := httptest.NewServer(site.Handler)
 	defer func() {
-		stop()
-		wg.Wait()
+		// The streams end first: the test server waits for every request.
+		site.StopStreams()
 		srv.Close()
-		_ = mgr.Close(context.Background())
+		_ = site.Close(context.Background())
 	}()
 
 	c := client.New(srv.URL, nil)
@@ -95,10 +89,12 @@ func TestBotCommand(t *testing.T) {
 	if _, err := c.WithToken(host.Token).Start(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	if err := mgr.HandToBot(ctx, id, host.Seat, host.Seat); err != nil {
+	if err := site.Manager.HandToBot(ctx, id, host.Seat, host.Seat); err != nil {
 		t.Fatal(err)
 	}
 	ticking := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	wg.Go(func() {
 		for {
 			select {

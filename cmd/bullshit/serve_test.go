@@ -105,6 +105,62 @@ type acked struct {
 	a    engine.Action
 }
 
+// hostBot is the example bot playing the host's seat over the API, noting
+// each move the server acknowledged.
+type hostBot struct {
+	mu    sync.Mutex
+	moves []acked
+	// done has Play's end: the last view and its error.
+	done chan playEnd
+}
+
+type playEnd struct {
+	v   engine.View
+	err error
+}
+
+// playHost starts a medium calling bot on the host's seat, which plays
+// until the game ends or ctx does.
+func playHost(ctx context.Context, t *testing.T, c *client.Client, id string, seat int) *hostBot {
+	t.Helper()
+	b, err := bot.New(bot.Medium, bot.Caller, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &hostBot{done: make(chan playEnd, 1)}
+	go func() {
+		v, err := c.Play(ctx, id, b, client.PlayOptions{
+			Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
+			Poll:  200 * time.Millisecond,
+			Moved: func(a engine.Action) {
+				h.mu.Lock()
+				h.moves = append(h.moves, acked{seat: seat, a: a})
+				h.mu.Unlock()
+			},
+		})
+		h.done <- playEnd{v, err}
+	}()
+	return h
+}
+
+// acked is every move acknowledged so far.
+func (h *hostBot) acked() []acked {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.moves)
+}
+
+// await waits until the bot has made n moves, failing if ctx ends first.
+func (h *hostBot) await(ctx context.Context, t *testing.T, n int) {
+	t.Helper()
+	for len(h.acked()) < n {
+		if ctx.Err() != nil {
+			t.Fatalf("the bot made only %d moves", len(h.acked()))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // inLog reports whether the log holds the acknowledged move.
 func inLog(log []engine.Event, m acked) bool {
 	return slices.ContainsFunc(log, func(e engine.Event) bool {
@@ -154,34 +210,7 @@ func TestRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var mu sync.Mutex
-	var moves []acked
-	count := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(moves)
-	}
-	b, err := bot.New(bot.Medium, bot.Caller, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	type result struct {
-		v   engine.View
-		err error
-	}
-	played := make(chan result, 1)
-	go func() {
-		v, err := c.Play(ctx, id, b, client.PlayOptions{
-			Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
-			Poll:  200 * time.Millisecond,
-			Moved: func(a engine.Action) {
-				mu.Lock()
-				moves = append(moves, acked{seat: host.Seat, a: a})
-				mu.Unlock()
-			},
-		})
-		played <- result{v, err}
-	}()
+	player := playHost(ctx, t, c, id, host.Seat)
 	// A spectator reads the table too, so requests are in flight when the
 	// server dies.
 	readCtx, stopReading := context.WithCancel(ctx)
@@ -193,19 +222,12 @@ func TestRestart(t *testing.T) {
 			time.Sleep(50 * time.Millisecond)
 		}
 	}()
-	for count() < 6 {
-		if ctx.Err() != nil {
-			t.Fatalf("the bot made only %d moves", count())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	player.await(ctx, t, 6)
 	if err := srv.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	_ = srv.cmd.Wait()
-	mu.Lock()
-	before := slices.Clone(moves)
-	mu.Unlock()
+	before := player.acked()
 
 	srv = startServer(t, bin, addr, data)
 	spectator := client.New(srv.base, nil)
@@ -219,7 +241,7 @@ func TestRestart(t *testing.T) {
 		}
 	}
 
-	r := <-played
+	r := <-player.done
 	if r.err != nil {
 		t.Fatalf("the bot playing on after the restart: %v", r.err)
 	}
@@ -237,8 +259,7 @@ func TestRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	moves := player.acked()
 	for _, m := range moves {
 		if !inLog(log, m) {
 			t.Errorf("the acknowledged move %+v by seat %d is not in the final log", m.a, m.seat)

@@ -7,16 +7,12 @@ import (
 	"io"
 	"net"
 	"os/exec"
-	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"bullshit/api/client"
-	"bullshit/engine"
-	"bullshit/engine/bot"
 )
 
 // TestStopWithHalfSentRequests stops the server with SIGTERM while one
@@ -43,38 +39,10 @@ func TestStopWithHalfSentRequests(t *testing.T) {
 	if _, err := c.Start(ctx, id); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var moves []acked
-	count := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(moves)
-	}
-	b, err := bot.New(bot.Medium, bot.Caller, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
 	playCtx, stopPlaying := context.WithCancel(ctx)
 	defer stopPlaying()
-	played := make(chan struct{})
-	go func() {
-		defer close(played)
-		_, _ = c.Play(playCtx, id, b, client.PlayOptions{
-			Think: func(engine.Think, engine.Pace) time.Duration { return 0 },
-			Poll:  200 * time.Millisecond,
-			Moved: func(a engine.Action) {
-				mu.Lock()
-				moves = append(moves, acked{seat: host.Seat, a: a})
-				mu.Unlock()
-			},
-		})
-	}()
-	for count() < 4 {
-		if ctx.Err() != nil {
-			t.Fatalf("the bot made only %d moves", count())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	player := playHost(playCtx, t, c, id, host.Seat)
+	player.await(ctx, t, 4)
 
 	// Half a request's headers, and a request whose handler is reading its
 	// body (the server said to continue) when the body stops halfway.
@@ -114,10 +82,8 @@ func TestStopWithHalfSentRequests(t *testing.T) {
 		}
 	}
 	stopPlaying()
-	<-played
-	mu.Lock()
-	before := slices.Clone(moves)
-	mu.Unlock()
+	<-player.done
+	before := player.acked()
 
 	srv = startServer(t, bin, addr, data)
 	sum, err := client.New(srv.base, nil).Get(ctx, id)

@@ -66,7 +66,7 @@ func newStreams(ctx context.Context, format, listen string, next live.Publisher,
 	case web.FormatHTML:
 		// A browser's stream: each seat's screen rendered once per change,
 		// as the server renders it.
-		enc = push.EncoderFunc(web.New(web.Config{Logger: logger}).FrameEvent)
+		enc = push.EncoderFunc(web.NewFrames().FrameEvent)
 	default:
 		return nil, fmt.Errorf("no stream format %q: json or html", format)
 	}

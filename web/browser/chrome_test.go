@@ -110,6 +110,9 @@ type received struct {
 	url, kind string // kind is "body" or the stream's event name
 	data      string
 	id        string // an event's id
+	// request is the request an event came on: a stream that reconnects
+	// is a new request.
+	request network.RequestID
 }
 
 // load is one finished request with the bytes it took on the wire.
@@ -193,7 +196,8 @@ func (b *browser) onEvent(ev any) {
 		b.mu.Unlock()
 	case *network.EventEventSourceMessageReceived:
 		b.mu.Lock()
-		b.received = append(b.received, received{url: b.urls[ev.RequestID], kind: ev.EventName, data: ev.Data, id: ev.EventID})
+		b.received = append(b.received, received{url: b.urls[ev.RequestID], kind: ev.EventName, data: ev.Data, id: ev.EventID,
+			request: ev.RequestID})
 		b.mu.Unlock()
 	case *runtime.EventConsoleAPICalled:
 		if ev.Type == runtime.ConsoleAPICalledTypeError || ev.Type == runtime.ConsoleAPICalledTypeAssert {
