@@ -209,9 +209,6 @@ func (h *Handler) create(c echo.Context) error {
 	}
 	if isRefusal(err) {
 		status, _, msg := describe(err)
-		if _, ok := errors.AsType[*pageError](err); !ok {
-			status = api.StatusOf(err)
-		}
 		return h.renderLobby(c, status, msg)
 	}
 	return err
