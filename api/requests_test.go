@@ -21,7 +21,9 @@ func codeOf(err error) string {
 }
 
 // TestDecodeCreate checks the translation of a create request. The checks of
-// the settings and the name are the runtime's (see TestCreateIsChecked).
+// the settings and the name are the runtime's (live's
+// TestCreateRefusesBadRequests), answered by the API with their statuses
+// (TestCreateAndJoinAreCheckedByTheRuntime).
 func TestDecodeCreate(t *testing.T) {
 	std := engine.Standard(4)
 	tests := []struct {

@@ -102,6 +102,27 @@ func BenchmarkView(b *testing.B) {
 	})
 }
 
+// BenchmarkDeciding measures who may act now, asked fresh and into a kept
+// array, in a call window (the phase with the most deciders).
+func BenchmarkDeciding(b *testing.B) {
+	s := midGame(b)
+	hand := s.hands[s.turn]
+	if err := s.Apply(Action{Kind: ActPlay, Seat: s.turn, No: s.plays, Cards: hand[:1]}, s.log[len(s.log)-1].At); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("deciding", func(b *testing.B) {
+		for b.Loop() {
+			_ = s.Deciding()
+		}
+	})
+	b.Run("into", func(b *testing.B) {
+		var ds []Decider
+		for b.Loop() {
+			ds = s.AppendDeciding(ds[:0])
+		}
+	})
+}
+
 // BenchmarkReplay plays a recorded random-policy game through a fresh state,
 // as a restart or a review does: the cost of one accepted action (a play,
 // call, pass or hand-over, with every deadline between them settled), the

@@ -1,7 +1,3 @@
-// Package store keeps games in a database with bun: their settings and seats,
-// the log of accepted actions with their times (replayed through the engine
-// to rebuild a game) and their results. It works on SQLite (a file) and on
-// PostgreSQL, with the same schema migrated by bun's migrate package.
 package store
 
 import (

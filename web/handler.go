@@ -1,7 +1,3 @@
-// Package web serves the game to browsers: the lobby, the waiting room, the
-// table and the result sheet as HTML, rendered by the views package, with
-// moves as htmx posts. Its handlers only translate: every rule is the
-// engine's and the live tables', reached through Games.
 package web
 
 import (

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"bullshit/engine"
 	"bullshit/engine/review"
 	"bullshit/live"
 	"bullshit/views"
@@ -86,7 +85,8 @@ func stepModel(id string, rec live.Record, rv *review.Review, step int) views.Re
 		s.Title = "The deal"
 		for seat, hand := range rv.Dealt {
 			h := views.ReviewHand{Name: nm[seat], Cards: make([]views.Card, len(hand))}
-			for i, c := range sortedHand(hand) {
+			// As the engine keeps every hand: by rank, then suit.
+			for i, c := range hand {
 				h.Cards[i] = cardModel(c)
 			}
 			s.Deal = append(s.Deal, h)
@@ -97,18 +97,6 @@ func stepModel(id string, rec live.Record, rv *review.Review, step int) views.Re
 	p := playModel(rv.Plays[step-1], nm, rec.Game.Options.Sneak > 0)
 	s.Play = &p
 	return s
-}
-
-// sortedHand is a hand by rank, then suit, as a player holds it.
-func sortedHand(h []engine.Card) []engine.Card {
-	out := slices.Clone(h)
-	slices.SortStableFunc(out, func(a, b engine.Card) int {
-		if a.Rank() != b.Rank() {
-			return int(a.Rank()) - int(b.Rank())
-		}
-		return int(a.Suit()) - int(b.Suit())
-	})
-	return out
 }
 
 // playModel reads one play back in words.

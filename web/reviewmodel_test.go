@@ -138,3 +138,34 @@ func TestReviewModelRatings(t *testing.T) {
 		t.Errorf("got %q (rated %v), want %q", got, p.Rated, want)
 	}
 }
+
+// TestReviewDealIsSortedAsHeld: the deal shows each hand as the engine
+// keeps it, by rank and then suit, with no sorting of the page's own.
+func TestReviewDealIsSortedAsHeld(t *testing.T) {
+	s, err := engine.New(engine.Standard(4), 11, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv := &review.Review{Dealt: make([][]engine.Card, 4)}
+	for seat := range rv.Dealt {
+		rv.Dealt[seat] = s.View(seat).Hand
+	}
+	step := stepModel("g", live.Record{Game: live.Summary{ID: "g", Options: engine.Standard(4)}}, rv, 0)
+	for seat, h := range step.Deal {
+		for i, c := range h.Cards {
+			card, err := engine.ParseCard(c.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if card != rv.Dealt[seat][i] {
+				t.Fatalf("seat %d's card %d: got %v, want %v (the hand as dealt)", seat, i, card, rv.Dealt[seat][i])
+			}
+			if i > 0 {
+				prev, _ := engine.ParseCard(h.Cards[i-1].Code)
+				if prev.Rank() > card.Rank() || prev.Rank() == card.Rank() && prev.Suit() > card.Suit() {
+					t.Errorf("seat %d: got %v before %v, want the hand by rank, then suit", seat, prev, card)
+				}
+			}
+		}
+	}
+}
