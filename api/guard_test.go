@@ -8,6 +8,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/naming"
 	"bullshit/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // runtime's checks of the settings and names with their statuses.
 func TestCreateAndJoinAreCheckedByTheRuntime(t *testing.T) {
 	w := newWorld(t, worldOptions{})
-	long := strings.Repeat("x", live.MaxName+1)
+	long := strings.Repeat("x", naming.Max+1)
 	tests := []struct {
 		name, body string
 		status     int

@@ -15,6 +15,7 @@ import (
 	"bullshit/engine"
 	"bullshit/errcode"
 	"bullshit/live"
+	"bullshit/naming"
 )
 
 // Observe is every router's first middleware, the API's alone and the
@@ -65,7 +66,7 @@ func (s *Server) LimitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 // have it too.
 func CheckGameID(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if slices.Contains(c.ParamNames(), "id") && !live.ValidID(gameID(c)) {
+		if slices.Contains(c.ParamNames(), "id") && !naming.ValidGameID(gameID(c)) {
 			return ErrNoGame
 		}
 		return next(c)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"bullshit/engine"
+	"bullshit/naming"
 )
 
 // Act makes a seat's move (a.Seat is the seat the caller's token is for). The
@@ -27,7 +28,7 @@ func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.V
 // Join seats a person in the first empty seat of an open game. player is
 // their account, 0 for a guest; an account takes one seat per table.
 func (m *Manager) Join(ctx context.Context, id, name string, player int64) (Joined, error) {
-	name, err := CleanName(name)
+	name, err := naming.Clean(name)
 	if err != nil {
 		return Joined{}, err
 	}

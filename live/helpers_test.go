@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"path/filepath"
 	"sync"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/store"
 )
 
@@ -216,18 +216,14 @@ func (r *recorder) closedCount(game string) int {
 	return 0
 }
 
-// codeOf is the code of a refusal, whichever package refused it.
+// codeOf is the code of a refusal, whichever package refused it (live, the
+// engine, names), as errcode reads it.
 func codeOf(err error) string {
-	var le *Error
-	if errors.As(err, &le) {
-		return string(le.Code)
-	}
-	var ee *engine.Error
-	if errors.As(err, &ee) {
-		return string(ee.Code)
-	}
 	if err == nil {
 		return ""
+	}
+	if code, _, ok := errcode.Of(err); ok {
+		return string(code)
 	}
 	return "other: " + err.Error()
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/naming"
 )
 
 func TestCreateRefusesBadRequests(t *testing.T) {
@@ -18,7 +19,7 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 	}{
 		{"fine", func(r *CreateRequest) {}, ""},
 		{"no name", func(r *CreateRequest) { r.HostName = "  " }, string(CodeInvalid)},
-		{"long name", func(r *CreateRequest) { r.HostName = strings.Repeat("a", MaxName+1) }, string(CodeInvalid)},
+		{"long name", func(r *CreateRequest) { r.HostName = strings.Repeat("a", naming.Max+1) }, string(CodeInvalid)},
 		{"control in name", func(r *CreateRequest) { r.HostName = "a\nb" }, string(CodeInvalid)},
 		{"two seats", func(r *CreateRequest) { r.Options.Seats = 2 }, string(engine.CodeBadOptions)},
 		{"odd window", func(r *CreateRequest) { r.Options.Window = 5 * time.Second }, string(engine.CodeBadOptions)},

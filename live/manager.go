@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"bullshit/naming"
 	"bullshit/store"
 )
 
@@ -266,7 +267,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 	// Held until the table is running, where holdOpen counts it.
 	defer release()
 	for tries := 0; ; tries++ {
-		g.ID, err = newID()
+		g.ID, err = naming.NewGameID()
 		if err != nil {
 			return Joined{}, m.unsaved("", err)
 		}

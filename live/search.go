@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"bullshit/engine/review"
+	"bullshit/naming"
 	"bullshit/store"
 )
 
@@ -18,7 +19,7 @@ type Query struct {
 
 // Search lists the games the query picks and says whether more follow. Like
 // List it reads the store a fixed number of times whatever the page's size.
-// A player's name is cleaned as names are (visibleName), and one no seat
+// A player's name is cleaned as names are (naming.Visible), and one no seat
 // could have (a NUL, bytes that aren't text, too long) is refused as
 // invalid before the store is asked.
 func (m *Manager) Search(ctx context.Context, q Query) ([]Summary, bool, error) {
@@ -26,7 +27,7 @@ func (m *Manager) Search(ctx context.Context, q Query) ([]Summary, bool, error) 
 		return nil, false, err
 	}
 	if q.Player != "" {
-		name, err := visibleName(q.Player)
+		name, err := naming.Visible(q.Player)
 		if err != nil {
 			return nil, false, err
 		}

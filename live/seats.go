@@ -4,16 +4,16 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
-	"encoding/base32"
 	"encoding/binary"
 	"encoding/hex"
 	"slices"
-	"strings"
 	"time"
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/naming"
 	"bullshit/store"
+	"bullshit/views/words"
 )
 
 // The limits on a table's away time.
@@ -28,7 +28,7 @@ const (
 // given their standard values, and the first one out of range refused
 // (names as invalid, the table's settings as the engine refuses its own).
 func checkCreate(req CreateRequest) (CreateRequest, error) {
-	host, err := CleanName(req.HostName)
+	host, err := naming.Clean(req.HostName)
 	if err != nil {
 		return req, err
 	}
@@ -130,25 +130,7 @@ func mix(seed uint64, seat int) uint64 {
 }
 
 func botName(level bot.Level, style bot.Style) string {
-	return capital(string(style)) + " bot (" + string(level) + ")"
-}
-
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// newID is a game code: 40 random bits as 8 lowercase base32 characters.
-func newID() (string, error) {
-	var b [5]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return strings.ToLower(idEncoding.EncodeToString(b[:])), nil
+	return words.Capital(string(style)) + " bot (" + string(level) + ")"
 }
 
 func randomSeed() (uint64, error) {

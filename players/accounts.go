@@ -11,8 +11,8 @@ import (
 
 	"golang.org/x/text/secure/precis"
 
-	"bullshit/live"
 	"bullshit/live/lookalike"
+	"bullshit/naming"
 	"bullshit/store"
 )
 
@@ -39,14 +39,14 @@ type NewSession struct {
 
 // nameKey is a name's comparison form: two names with the same key are the
 // same account.
-func nameKey(name string) (string, error) { return live.NameKey(name) }
+func nameKey(name string) (string, error) { return naming.Key(name) }
 
 // accountKey is the name key of the account a person means by name, as
 // SignUp makes it: the name cleaned as every name is, then compared. ok is
 // false for a name no account can have (a NUL, control characters, bytes
 // that aren't text), which is never looked up.
 func accountKey(name string) (key string, ok bool) {
-	clean, err := live.CleanName(name)
+	clean, err := naming.Clean(name)
 	if err != nil {
 		return "", false
 	}
@@ -61,7 +61,7 @@ func throttleKey(name string) string {
 		return key
 	}
 	key := strings.ToLower(strings.TrimSpace(name))
-	for len(key) > 4*live.MaxName {
+	for len(key) > 4*naming.Max {
 		_, size := utf8.DecodeLastRuneInString(key)
 		key = key[:len(key)-size]
 	}
@@ -91,7 +91,7 @@ func checkPassword(password, name string) (string, error) {
 // which may try SignUps valid sign-ups per SignUpWindow (each costs a
 // password hash).
 func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewSession, error) {
-	name, err := live.CleanName(name)
+	name, err := naming.Clean(name)
 	if err != nil {
 		return NewSession{}, err
 	}
@@ -113,7 +113,7 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	}
 	look := lookalike.Key(name)
 	if other, err := s.st.AccountByLookalike(ctx, look); err == nil {
-		return NewSession{}, live.LooksLike(name, other.Name)
+		return NewSession{}, naming.LooksLike(name, other.Name)
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return NewSession{}, err
 	}

@@ -8,7 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"bullshit/live"
+	"bullshit/errcode"
+	"bullshit/naming"
 )
 
 func TestSignUp(t *testing.T) {
@@ -24,7 +25,7 @@ func TestSignUp(t *testing.T) {
 		{"ANN LEE", "another password", CodeConflict},
 		{"Ａｎｎ Ｌｅｅ", "another password", CodeConflict}, // full-width letters
 		{"", "correct horse", CodeInvalid},
-		{strings.Repeat("x", live.MaxName+1), "correct horse", CodeInvalid},
+		{strings.Repeat("x", naming.Max+1), "correct horse", CodeInvalid},
 		{"Bea", "short", CodeInvalid},
 		{"Bea", strings.Repeat("p", MaxPassword+1), CodeInvalid},
 		{"Bea", "pass\x00word", CodeInvalid},
@@ -33,11 +34,7 @@ func TestSignUp(t *testing.T) {
 	}
 	for _, tt := range tests {
 		_, err := f.svc.SignUp(f.ctx, tt.name, tt.password, "10.0.0.2")
-		var le *live.Error
-		got := code(err)
-		if errors.As(err, &le) {
-			got = Code(le.Code)
-		}
+		got, _, _ := errcode.Of(err)
 		if got != tt.want {
 			t.Errorf("SignUp(%q, %q): got %v (%v), want code %s", tt.name, tt.password, got, err, tt.want)
 		}

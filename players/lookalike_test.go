@@ -1,13 +1,12 @@
 package players
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
-	"bullshit/live"
+	"bullshit/errcode"
 )
 
 // TestSignUpRefusesLookalikes: with Alice and Bob signed up, the issue's
@@ -20,22 +19,22 @@ func TestSignUpRefusesLookalikes(t *testing.T) {
 	f.signUp(t, "Bob", "correct horse")
 	tests := []struct {
 		name string
-		code live.Code
+		code Code
 		says string
 	}{
-		{"Аlice", live.CodeInvalid, "can't mix Latin and Cyrillic"}, // Cyrillic А
-		{"Alіce", live.CodeInvalid, "can't mix Latin and Cyrillic"}, // Cyrillic і
-		{"Bοb", live.CodeInvalid, "can't mix Latin and Greek"},      // Greek ο
-		{"Bоb", live.CodeInvalid, "can't mix Latin and Cyrillic"},   // Cyrillic о
-		{"ᴀlice", live.CodeInvalid, "technical or historic writing"},
-		{"AIice", live.CodeConflict, `looks too much like "Alice"`}, // a capital I for the l
-		{"A1ice", live.CodeConflict, `looks too much like "Alice"`},
-		{"B0B", live.CodeConflict, `looks too much like "Bob"`},
+		{"Аlice", CodeInvalid, "can't mix Latin and Cyrillic"}, // Cyrillic А
+		{"Alіce", CodeInvalid, "can't mix Latin and Cyrillic"}, // Cyrillic і
+		{"Bοb", CodeInvalid, "can't mix Latin and Greek"},      // Greek ο
+		{"Bоb", CodeInvalid, "can't mix Latin and Cyrillic"},   // Cyrillic о
+		{"ᴀlice", CodeInvalid, "technical or historic writing"},
+		{"AIice", CodeConflict, `looks too much like "Alice"`}, // a capital I for the l
+		{"A1ice", CodeConflict, `looks too much like "Alice"`},
+		{"B0B", CodeConflict, `looks too much like "Bob"`},
 	}
 	for i, tt := range tests {
 		_, err := f.svc.SignUp(f.ctx, tt.name, "correct horse", fmt.Sprintf("10.3.0.%d", i))
-		var le *live.Error
-		if !errors.As(err, &le) || le.Code != tt.code || !strings.Contains(le.Message, tt.says) {
+		code, msg, ok := errcode.Of(err)
+		if !ok || code != tt.code || !strings.Contains(msg, tt.says) {
 			t.Errorf("signing up %q: got %v, want %s saying %q", tt.name, err, tt.code, tt.says)
 		}
 	}
@@ -57,12 +56,11 @@ func TestSignUpLookalikesTogether(t *testing.T) {
 	wg.Wait()
 	made := 0
 	for i, err := range errs {
-		var le *live.Error
-		var pe *Error
+		code, _, _ := errcode.Of(err)
 		switch {
 		case err == nil:
 			made++
-		case errors.As(err, &le) && le.Code == live.CodeConflict, errors.As(err, &pe) && pe.Code == CodeConflict:
+		case code == CodeConflict:
 		default:
 			t.Errorf("signing up %q: got %v, want an account or a refusal as taken", names[i], err)
 		}

@@ -17,6 +17,7 @@ import (
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/live"
+	"bullshit/naming"
 	"bullshit/views"
 	"bullshit/views/words"
 )
@@ -220,8 +221,9 @@ func isRefusal(err error) bool {
 		pe *pageError
 		ee *engine.Error
 		le *live.Error
+		ne *naming.Error
 	)
-	return errors.As(err, &pe) || errors.As(err, &ee) || (errors.As(err, &le) && le.Code != live.CodeUnavailable)
+	return errors.As(err, &pe) || errors.As(err, &ee) || errors.As(err, &ne) || (errors.As(err, &le) && le.Code != live.CodeUnavailable)
 }
 
 func badForm(msg string) error {
@@ -304,7 +306,7 @@ func (h *Handler) joinByCode(c echo.Context) error {
 	if code == "" {
 		return h.renderLobby(c, http.StatusBadRequest, "Type the code of the table to join.")
 	}
-	if !live.ValidID(code) {
+	if !naming.ValidGameID(code) {
 		status, _, msg := describe(api.ErrNoGame)
 		return h.renderLobby(c, status, msg)
 	}

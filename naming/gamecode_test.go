@@ -1,23 +1,23 @@
-package live
+package naming
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestValidID(t *testing.T) {
+func TestValidGameID(t *testing.T) {
 	for range 1000 {
-		id, err := newID()
+		id, err := NewGameID()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !ValidID(id) {
-			t.Fatalf("got ValidID(%q) false for a code newID made, want true", id)
+		if !ValidGameID(id) {
+			t.Fatalf("got ValidGameID(%q) false for a code NewGameID made, want true", id)
 		}
 	}
 	for _, id := range []string{"", "abcdefg", "abcdefghi", "abcdefg\x00", "\x00", "abcdefg1", "abcdefg8", "ABCDEFGH", "abcdefg-", "abcdefé", strings.Repeat("a", 1000)} {
-		if ValidID(id) {
-			t.Errorf("got ValidID(%q) true, want false", id)
+		if ValidGameID(id) {
+			t.Errorf("got ValidGameID(%q) true, want false", id)
 		}
 	}
 }
