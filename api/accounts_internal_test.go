@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"bullshit/errcode"
 	"bullshit/players"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -44,8 +45,8 @@ func TestThrottledSignInAnswer(t *testing.T) {
 	if jerr := json.Unmarshal(rec.Body.Bytes(), &p); jerr != nil {
 		t.Fatalf("the answer isn't a Problem: %v: %s", jerr, rec.Body)
 	}
-	if rec.Code != http.StatusTooManyRequests || p.Code != codeRateLimited {
-		t.Errorf("the 6th sign-in: got %d %q, want %d %q", rec.Code, p.Code, http.StatusTooManyRequests, codeRateLimited)
+	if rec.Code != http.StatusTooManyRequests || p.Code != string(errcode.RateLimited) {
+		t.Errorf("the 6th sign-in: got %d %q, want %d %q", rec.Code, p.Code, http.StatusTooManyRequests, errcode.RateLimited)
 	}
 	if want := "Too many failed sign-ins: try again in 1 second."; p.Error != want {
 		t.Errorf("message: got %q, want %q", p.Error, want)

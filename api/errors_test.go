@@ -13,7 +13,6 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
-	"bullshit/players"
 )
 
 func TestProblem(t *testing.T) {
@@ -56,25 +55,6 @@ func TestProblem(t *testing.T) {
 				t.Errorf("problem(%v) shows an internal error's text to the client", tt.err)
 			}
 		})
-	}
-}
-
-// TestStatusesCoverCodes checks every code the engine and the runtime
-// declare has a status, so none falls through to 500.
-func TestStatusesCoverCodes(t *testing.T) {
-	codes := []string{
-		string(engine.CodeNotYourTurn), string(engine.CodeIllegal), string(engine.CodeStale),
-		string(engine.CodeOver), string(engine.CodeBadOptions),
-		string(live.CodeNotFound), string(live.CodeUnauthorized), string(live.CodeForbidden),
-		string(live.CodeConflict), string(live.CodeInvalid), string(live.CodeUnavailable),
-		string(live.CodeBroken), string(live.CodeTooManyTables), string(live.CodeLobbyFull),
-		string(players.CodeInvalid), string(players.CodeConflict), string(players.CodeUnauthorized),
-		string(players.CodeNotFound), string(players.CodeThrottled),
-	}
-	for _, c := range codes {
-		if s, ok := statuses[c]; !ok || s < 400 || s == http.StatusInternalServerError {
-			t.Errorf("statuses[%q] = %d, %v; want a 4xx or 503 status", c, s, ok)
-		}
 	}
 }
 

@@ -10,26 +10,41 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/live"
 )
 
-// logRequests writes one line per request when it ends. It never reads or
-// records bodies, so an event stream passes through untouched.
-func (s *Server) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		start := time.Now()
-		err := next(c)
-		if err != nil {
-			c.Error(err)
+// Observe is every router's first middleware, the API's alone and the
+// whole server's alike: one line logged per request when it ends, and a
+// panicking handler logged with its stack and answered as the server's
+// fault. It never reads or records bodies, so an event stream passes
+// through untouched.
+func Observe(log *slog.Logger) []echo.MiddlewareFunc {
+	logRequests := func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			start := time.Now()
+			err := next(c)
+			if err != nil {
+				c.Error(err)
+			}
+			log.LogAttrs(c.Request().Context(), levelFor(c.Response().Status), "request",
+				slog.String("method", c.Request().Method), slog.String("route", c.Path()),
+				slog.Int("status", c.Response().Status), slog.Duration("took", time.Since(start)),
+				slog.String("addr", c.RealIP()))
+			return nil
 		}
-		s.log.LogAttrs(c.Request().Context(), levelFor(c.Response().Status), "request",
-			slog.String("method", c.Request().Method), slog.String("route", c.Path()),
-			slog.Int("status", c.Response().Status), slog.Duration("took", time.Since(start)),
-			slog.String("addr", c.RealIP()))
-		return nil
 	}
+	recover := middleware.RecoverWithConfig(middleware.RecoverConfig{
+		DisableStackAll: true,
+		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+			log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
+			return err
+		},
+	})
+	return []echo.MiddlewareFunc{logRequests, recover}
 }
 
 // LimitAddress applies the per-address limit to a request. The API's routes
@@ -61,7 +76,7 @@ func CheckGameID(next echo.HandlerFunc) echo.HandlerFunc {
 var ErrNoGame = &live.Error{Code: live.CodeNotFound, Message: "There's no game with that code."}
 
 func tooFast(wait int) error {
-	return &apiError{code: codeRateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}
+	return &apiError{code: errcode.RateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}
 }
 
 // seatKey is the context key a handler reads its seat by.
@@ -162,7 +177,7 @@ func readBody(c echo.Context) ([]byte, error) {
 	return b, nil
 }
 
-var errTooLarge = &apiError{code: codeTooLarge, message: "The request body is too large."}
+var errTooLarge = &apiError{code: errcode.TooLarge, message: "The request body is too large."}
 
 func levelFor(status int) slog.Level {
 	if status >= http.StatusInternalServerError {

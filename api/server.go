@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"bullshit/api/push"
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/live"
 )
 
@@ -153,13 +153,7 @@ func (s *Server) routes() *echo.Echo {
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = s.HandleError
 	e.IPExtractor = s.IPExtractor()
-	e.Use(s.logRequests, middleware.RecoverWithConfig(middleware.RecoverConfig{
-		DisableStackAll: true,
-		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			s.log.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
-			return err
-		},
-	}))
+	e.Use(Observe(s.log)...)
 	s.Register(e)
 	return e
 }
@@ -218,7 +212,7 @@ func (s *Server) OpenStream(c echo.Context) (closeStream func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streams[addr] >= s.maxStreams {
-		return nil, &apiError{code: codeRateLimited, retryAfter: 5,
+		return nil, &apiError{code: errcode.RateLimited, retryAfter: 5,
 			message: "Too many event streams open from your address: close some and try again."}
 	}
 	s.streams[addr]++

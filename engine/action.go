@@ -98,20 +98,18 @@ func (s *State) play(a Action, now time.Time) *Error {
 	if claim == 0 {
 		claim = len(a.Cards)
 	}
-	most := s.opts.MaxClaim()
-	if claim < 1 || claim > most {
-		return illegal(fmt.Sprintf("Claim 1 to %d cards.", most))
-	}
-	sneaked := len(a.Cards) - claim
-	if sneaked < 0 {
+	switch claimFault(len(a.Cards), claim, s.opts) {
+	case ClaimNothing, ClaimTooMany:
+		return illegal(fmt.Sprintf("Claim 1 to %d cards.", s.opts.MaxClaim()))
+	case ClaimOverCards:
 		return illegal("You can't claim more cards than you put down.")
-	}
-	if limit := s.opts.Sneak; sneaked > limit {
-		if limit == 0 {
-			return illegal("Sneaking is off at this table.")
-		}
+	case ClaimSneakOff:
+		return illegal("Sneaking is off at this table.")
+	case ClaimSneakTooMany:
+		limit := s.opts.Sneak
 		return illegal(fmt.Sprintf("You can sneak %d extra %s at most.", limit, plural(limit, "card")))
 	}
+	sneaked := len(a.Cards) - claim
 
 	handBefore, pileBefore := Seen(len(hand), HandKind), Seen(len(s.pile), PileKind)
 	// One copy of the cards serves the last play and its private line:

@@ -3,7 +3,8 @@ package engine
 import "fmt"
 
 // Code classifies an Error so a server can answer with the right status
-// without reading its message.
+// without reading its message. The server's table of codes (package
+// errcode) is keyed by this type, so the engine needs to import nothing.
 type Code string
 
 // The codes of refused actions.
@@ -32,6 +33,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// ErrorCode is the refusal's code, for the server's table of codes.
+func (e *Error) ErrorCode() Code { return e.Code }
 
 func refuse(code Code, msg string) *Error { return &Error{Code: code, Message: msg} }
 

@@ -17,7 +17,9 @@ const (
 )
 
 // RevealBeats are how long each beat of a reveal lasts under the current
-// rules (a game uses its own version's: see Rules). Every screen plays
+// rules. A game uses its own version's (see Rules), so nothing outside the
+// engine reads these to time a game: the view's beats carry their own end
+// times (Beat.Ends) and the sweep's (Reveal.Lands). Every screen plays
 // them at the same moments, so the server times them: a beat for the shout to
 // land, a longer one to turn the cards one by one, a pause on the verdict, and
 // the pile sweeping to whoever takes it. About four seconds in all, short
@@ -29,11 +31,14 @@ var RevealBeats = map[Cue]time.Duration{
 	CueTake:    1000 * time.Millisecond,
 }
 
-// Beat is one step of a reveal: what is said, starting at At.
+// Beat is one step of a reveal: what is said, from At until Ends (the next
+// beat's At, or the sweep landing for the last), timed by the game's own
+// rules version.
 type Beat struct {
-	Cue Cue       `json:"cue"`
-	At  time.Time `json:"at"`
-	Say string    `json:"say"`
+	Cue  Cue       `json:"cue"`
+	At   time.Time `json:"at"`
+	Ends time.Time `json:"ends"`
+	Say  string    `json:"say"`
 }
 
 // Showdown is a called play turned up.
@@ -138,7 +143,7 @@ func revealBeats(now time.Time, sd Showdown, lasts *[len(cues)]time.Duration, be
 	}
 	at := now
 	for i, b := range says {
-		beats = append(beats, Beat{Cue: b.cue, At: at, Say: b.say})
+		beats = append(beats, Beat{Cue: b.cue, At: at, Ends: at.Add(lasts[i]), Say: b.say})
 		at = at.Add(lasts[i])
 	}
 	return beats

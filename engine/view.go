@@ -116,6 +116,9 @@ type Give struct {
 // secret until now.
 type ResultRow struct {
 	Place
+	// Out: the seat went out, its last cards having stood (the winner, and
+	// with PlayOn the places after); the rest are placed by cards left.
+	Out bool `json:"out,omitempty"`
 	// Sneaked counts the seat's sneaks that were never caught.
 	Sneaked int `json:"sneaked"`
 	Caught  int `json:"caught"`
@@ -208,9 +211,8 @@ func (s *State) ViewInto(seat int, v *View) {
 		sd := *s.log[s.lastCalled()].showdown()
 		sd.Cards, sd.Together = slices.Clone(sd.Cards), slices.Clone(sd.Together)
 		r := &Reveal{Showdown: sd, Beats: slices.Clone(s.beats), Counts: make([]Range, s.n)}
-		lasts, _ := s.rules.beatTimes()
 		if n := len(r.Beats); n > 0 {
-			r.Lands = r.Beats[n-1].At.Add(lasts[len(lasts)-1])
+			r.Lands = r.Beats[n-1].Ends
 		}
 		for i, sv := range seats {
 			r.Counts[i] = sv.Hand
@@ -239,8 +241,9 @@ func (s *State) ViewInto(seat int, v *View) {
 		}
 	}
 	if s.phase == PhaseOver {
-		for _, p := range s.result {
-			v.Result = append(v.Result, ResultRow{Place: p, Sneaked: s.sneaks[p.Seat] - s.tally.Caught[p.Seat],
+		// The seats that went out come first in the result (see finish).
+		for i, p := range s.result {
+			v.Result = append(v.Result, ResultRow{Place: p, Out: i < len(s.out), Sneaked: s.sneaks[p.Seat] - s.tally.Caught[p.Seat],
 				Caught: s.tally.Caught[p.Seat], Calls: s.tally.Calls[p.Seat], Right: s.tally.Right[p.Seat]})
 		}
 	}
@@ -381,12 +384,7 @@ func (v View) Fallback() (a Action, ok bool) {
 	case slices.Contains(v.Can, ActGive) && v.Give != nil:
 		a.Kind, a.Cards = ActGive, slices.Clone(v.Give.Suggested)
 	case slices.Contains(v.Can, ActPlay):
-		a.Kind = ActPlay
-		for _, c := range v.Hand {
-			if c.Rank() == v.Rank && len(a.Cards) < v.MaxClaim {
-				a.Cards = append(a.Cards, c)
-			}
-		}
+		a.Kind, a.Cards = ActPlay, v.Picks()
 		if len(a.Cards) == 0 {
 			a.Cards = LeastUseful(v.Hand, v.RankIndex+v.Playing(), v.Playing(), 1)
 		}

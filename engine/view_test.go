@@ -170,6 +170,15 @@ func TestRevealHoldsTheCountsUntilTheSweep(t *testing.T) {
 						t.Fatalf("game %d, play %d: the sweep lands at %v, want %v (the take beat's end under the game's rules)",
 							g, v.Last.No, r.Lands, want)
 					}
+					if !take.Ends.Equal(r.Lands) {
+						t.Fatalf("game %d, play %d: the take beat ends at %v, want %v (when the sweep lands)", g, v.Last.No, take.Ends, r.Lands)
+					}
+					for k := 1; k < len(r.Beats); k++ {
+						if got, want := r.Beats[k-1].Ends, r.Beats[k].At; !got.Equal(want) {
+							t.Fatalf("game %d, play %d: the %s beat ends at %v, want %v (the %s beat's start)",
+								g, v.Last.No, r.Beats[k-1].Cue, got, want, r.Beats[k].Cue)
+						}
+					}
 					switch {
 					case seat == r.Loser:
 						lost++

@@ -16,7 +16,8 @@ type kept struct {
 	cards []engine.Card
 }
 
-// keptAction is one action: its cards are cards[at:at+n] of its kept.
+// keptAction is one engine.Timed, packed: its cards are
+// cards[first:first+n] of its kept.
 type keptAction struct {
 	at    time.Time
 	since *time.Time // a resume's Since, else nil
@@ -34,10 +35,11 @@ var actionKinds = [...]engine.ActionKind{engine.ActPlay, engine.ActCall, engine.
 // len is the number of actions kept.
 func (k *kept) len() int { return len(k.list) }
 
-// add keeps a at its time. Every number it narrows is bounded far below
-// its type's limit (seats, claims, the cards of a game, the play cap).
-func (k *kept) add(a engine.Action, at time.Time) {
-	ka := keptAction{at: at, no: int32(a.No), first: uint16(len(k.cards)), n: uint8(len(a.Cards)), seat: int8(a.Seat), claim: int8(a.Claim)}
+// add keeps a, packed. Every number it narrows is bounded far below its
+// type's limit (seats, claims, the cards of a game, the play cap).
+func (k *kept) add(t engine.Timed) {
+	a := t.Action
+	ka := keptAction{at: t.At, no: int32(a.No), first: uint16(len(k.cards)), n: uint8(len(a.Cards)), seat: int8(a.Seat), claim: int8(a.Claim)}
 	for i, kind := range actionKinds {
 		if kind == a.Kind {
 			ka.kind = uint8(i)
@@ -50,8 +52,17 @@ func (k *kept) add(a engine.Action, at time.Time) {
 	k.list = append(k.list, ka)
 }
 
-// action is the i-th action kept and its time.
-func (k *kept) action(i int) (engine.Action, time.Time) {
+// timed are the actions kept, unpacked.
+func (k *kept) timed() []engine.Timed {
+	actions := make([]engine.Timed, k.len())
+	for i := range actions {
+		actions[i] = k.action(i)
+	}
+	return actions
+}
+
+// action is the i-th action kept, with its time.
+func (k *kept) action(i int) engine.Timed {
 	ka := k.list[i]
 	a := engine.Action{Kind: actionKinds[ka.kind], Seat: int(ka.seat), No: int(ka.no), Claim: int(ka.claim)}
 	if ka.n > 0 {
@@ -60,5 +71,5 @@ func (k *kept) action(i int) (engine.Action, time.Time) {
 	if ka.since != nil {
 		a.Since = *ka.since
 	}
-	return a, ka.at
+	return engine.Timed{Action: a, At: ka.at}
 }

@@ -21,13 +21,13 @@ func TestKeptActions(t *testing.T) {
 	}
 	var k kept
 	for i, a := range tests {
-		k.add(a, at.Add(time.Duration(i)*time.Second))
+		k.add(engine.Timed{Action: a, At: at.Add(time.Duration(i) * time.Second)})
 	}
 	if got, want := k.len(), len(tests); got != want {
 		t.Fatalf("got %d actions, want %d", got, want)
 	}
 	for i, want := range tests {
-		got, gotAt := k.action(i)
+		got, gotAt := k.action(i).Action, k.action(i).At
 		if !reflect.DeepEqual(got, want) || !gotAt.Equal(at.Add(time.Duration(i)*time.Second)) {
 			t.Errorf("action %d: got %+v at %v, want %+v at %v", i, got, gotAt, want, at.Add(time.Duration(i)*time.Second))
 		}

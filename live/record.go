@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"strconv"
-	"time"
 
 	"bullshit/engine"
 	"bullshit/engine/review"
@@ -40,12 +39,11 @@ type RatingChange struct {
 	AfterDeviation  float64 `json:"after_deviation"`
 }
 
-// RecordedAction is one accepted action: its number in the game and when it
-// was made, to the nanosecond.
+// RecordedAction is one accepted action with its time, to the nanosecond,
+// and its number in the game, which the record's readers are given.
 type RecordedAction struct {
-	Seq int       `json:"seq"`
-	At  time.Time `json:"at"`
-	engine.Action
+	Seq int `json:"seq"`
+	engine.Timed
 }
 
 var errSecretUntilOver = refuse(CodeConflict, "A game's record is kept until it is over: nothing hidden is shown while it is played.")
@@ -80,8 +78,8 @@ func (m *Manager) Record(ctx context.Context, id string) (Record, error) {
 	rec := Record{Version: RecordVersion, Game: storedSummary(g, seats, results), Seed: strconv.FormatUint(g.Seed, 10),
 		Ratings: []RatingChange{}}
 	rec.Ratings = append(rec.Ratings, ratingChanges(players)...)
-	t := &table{game: *g, seats: seats}
-	s, err := engine.New(t.engineOptions(), g.Seed, g.StartedAt)
+	deal := replayOf(g, seats, nil)
+	s, err := deal.State()
 	if err != nil {
 		return Record{}, m.unsaved(id, err)
 	}
@@ -90,7 +88,7 @@ func (m *Manager) Record(ctx context.Context, id string) (Record, error) {
 	}
 	rec.Actions = make([]RecordedAction, len(actions))
 	for i, a := range actions {
-		rec.Actions[i] = RecordedAction{Seq: a.Seq, At: a.At, Action: a.Action}
+		rec.Actions[i] = RecordedAction{Seq: a.Seq, Timed: a.Timed()}
 	}
 	return rec, nil
 }
@@ -104,7 +102,7 @@ func (r Record) ReviewGame() (review.Game, error) {
 	g := review.Game{Options: r.Game.Options, Seed: seed, Start: r.Game.StartedAt, Over: r.Game.EndedAt,
 		HostEnded: r.Game.Status == StatusEnded}
 	for _, a := range r.Actions {
-		g.Actions = append(g.Actions, review.Timed{Action: a.Action, At: a.At})
+		g.Actions = append(g.Actions, a.Timed)
 	}
 	return g, nil
 }

@@ -46,12 +46,9 @@ func TestRecordReplaysToTheGame(t *testing.T) {
 				t.Errorf("%d seats: seat %d's dealt hand differs from the deal the seed gives", seats, seat)
 			}
 		}
-		for _, a := range got.Actions {
-			if err := s.Apply(a.Action, a.At); err != nil {
-				t.Fatalf("%d seats: replaying action %d: %v", seats, a.Seq, err)
-			}
+		if s, err = g.State(); err != nil {
+			t.Fatalf("%d seats: replaying: %v", seats, err)
 		}
-		s.Tick(got.Game.EndedAt.Add(time.Microsecond))
 		want := f.view(id, engine.Spectator)
 		if a, b := mustJSON(t, s.View(engine.Spectator)), mustJSON(t, want); a != b {
 			t.Errorf("%d seats: the replayed record's final view\n%s\nwant\n%s", seats, a, b)

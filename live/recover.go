@@ -79,18 +79,22 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 // actions (see rebuild). It reads nothing, so many can be rebuilt at once.
 func (m *Manager) rebuilt(g store.Game, seats []store.Seat, actions []store.Action, alive time.Time) (*table, error) {
 	t := m.newTable(g, seats)
-	var err error
-	t.state, err = engine.New(t.engineOptions(), g.Seed, g.StartedAt)
-	if err != nil {
-		return nil, err
-	}
-	n := t.state.Seats()
-	t.pending, t.bots, t.at = make([]pending, n), make([]*bot.Bot, n), g.StartedAt
-	t.moved(g.StartedAt)
-	for _, a := range actions {
-		if err := t.replayAction(a); err != nil {
-			return nil, fmt.Errorf("replay action %d: %w", a.Seq, err)
+	// Each deadline and action is the table's own as it replays, so the
+	// seats' decisions stand as the live table left them.
+	_, err := replayOf(&g, seats, timed(actions)).Each(func(s *engine.State, st engine.Step) {
+		switch st.Kind {
+		case engine.StepDeal:
+			n := s.Seats()
+			t.state, t.pending, t.bots, t.at = s, make([]pending, n), make([]*bot.Bot, n), g.StartedAt
+			t.moved(g.StartedAt)
+		case engine.StepDeadline:
+			t.ticked(st.At)
+		case engine.StepAction:
+			t.accepted(st.Timed)
 		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("replay %w", err)
 	}
 	t.downSince = later(alive, t.at)
 	if now := m.clock.Now(); t.downSince.After(now) {
@@ -127,24 +131,33 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 	if err != nil {
 		return nil, m.unsaved(id, err)
 	}
-	t := &table{game: *g, seats: seats}
-	s, err := t.replay(actions)
+	r := replayOf(g, seats, timed(actions))
+	// The table had settled every deadline due by the time the host ended
+	// it (a hand-over that ran out moves cards): so does the replay's end,
+	// or the places it shows would not be those stored.
+	r.Over, r.HostEnded = g.EndedAt, g.Status == string(StatusEnded)
+	s, err := r.State()
 	if err != nil {
 		return nil, m.notReplayed(id, err)
-	}
-	switch {
-	case g.Status == string(StatusEnded):
-		// The table had settled every deadline due by the time the host
-		// ended it (a hand-over that ran out moves cards): so does the
-		// replay, or the places it shows would not be those stored.
-		s.Tick(g.EndedAt)
-		s.End(g.EndedAt)
-	case !g.EndedAt.IsZero():
-		// EndedAt is stored to the microsecond, and the deadline that ended
-		// the game may lie up to a microsecond after it.
-		s.Tick(g.EndedAt.Add(time.Microsecond))
 	}
 	return s, nil
 }
 
 var _ storage = (*store.Store)(nil)
+
+// replayOf is a started game as the engine replays it: its options with
+// the seats taken at the start, its deal and its actions.
+func replayOf(g *store.Game, seats []store.Seat, actions []engine.Timed) engine.Replay {
+	opts := g.Options
+	opts.Seats = seated(seats)
+	return engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: actions}
+}
+
+// timed are stored actions as the engine replays them.
+func timed(rows []store.Action) []engine.Timed {
+	actions := make([]engine.Timed, len(rows))
+	for i, a := range rows {
+		actions[i] = a.Timed()
+	}
+	return actions
+}

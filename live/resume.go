@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/store"
 )
 
 // The time the server is down counts against nobody: a live game rebuilt
@@ -71,21 +70,6 @@ func (t *table) resumeAfterDown() {
 	if err := t.apply(engine.Action{Kind: engine.ActResume, Seat: -1, Since: since}, now); err == nil {
 		t.m.log.Info("game resumed", slog.String("game", t.id), slog.Duration("down", now.Sub(since)))
 	}
-}
-
-// replayAction applies a stored action while rebuilding the table, settling
-// first what fell due before it, as the table did.
-func (t *table) replayAction(a store.Action) error {
-	due := a.At
-	if a.Action.Kind == engine.ActResume {
-		due = a.Action.Since
-	}
-	t.settleUntil(due)
-	if err := t.state.Apply(a.Action, a.At); err != nil {
-		return err
-	}
-	t.accepted(a)
-	return nil
 }
 
 // shiftClocks moves the seats' decision clocks on by the time the server

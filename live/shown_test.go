@@ -101,37 +101,29 @@ func (f *fixture) checkShownIsStored(id string) {
 	}
 	opts := g.Options
 	opts.Seats = seated(seats)
-	s, err := engine.New(opts, g.Seed, g.StartedAt)
-	if err != nil {
-		f.t.Fatal(err)
-	}
 	replayed := map[int]string{}
-	note := func() {
+	note := func(s *engine.State) {
 		v := s.View(engine.Spectator)
 		replayed[v.Version] = jsonOf(f, v)
+	}
+	ts := make([]engine.Timed, len(actions))
+	for i, a := range actions {
+		ts[i] = a.Timed()
+	}
+	s, err := engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: ts}.Each(func(s *engine.State, _ engine.Step) { note(s) })
+	if err != nil {
+		f.t.Fatalf("replaying: %v", err)
 	}
 	settle := func(until time.Time) {
 		for d := s.Deadline(); !d.IsZero() && !d.After(until); d = s.Deadline() {
 			s.Tick(d)
-			note()
+			note(s)
 		}
-	}
-	note()
-	for _, a := range actions {
-		due := a.At
-		if a.Action.Kind == engine.ActResume {
-			due = a.Action.Since
-		}
-		settle(due)
-		if err := s.Apply(a.Action, a.At); err != nil {
-			f.t.Fatalf("replaying action %d: %v", a.Seq, err)
-		}
-		note()
 	}
 	if g.Status == string(StatusEnded) {
 		settle(g.EndedAt)
 		s.End(g.EndedAt)
-		note()
+		note(s)
 	} else {
 		settle(f.clock.Now())
 	}

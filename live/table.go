@@ -2,16 +2,24 @@ package live
 
 import (
 	"context"
-	"errors"
-	"log/slog"
-	"sync"
+	"fmt"
 	"sync/atomic"
 	"time"
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/engine/drive"
 	"bullshit/store"
 )
+
+// A table is one game run by one goroutine, which this file reads top to
+// bottom: run and play wait for a request or the table's next event; serve
+// runs a request and catchUp what fell due, each at its own time; a move is
+// applied to the engine, stored (apply, through the Manager's group commit)
+// and accepted, which notes each seat's new decision (moved); and settle
+// publishes the frames of what changed (publish) and sets the timer. The
+// bots' moves are in bots.go, the store's trouble in writes.go, the
+// rebuild after a restart in recover.go.
 
 // retryAfter is how long a table waits after a store failure before it
 // calls the store again on its own (a bot's move, an away seat, the finish,
@@ -26,19 +34,11 @@ type request struct {
 	reply chan error
 }
 
-// decision identifies what a seat is deciding: it is new when the phase, the
-// play or the kind of thinking changes.
-type decision struct {
-	phase engine.Phase
-	plays int
-	think engine.Think
-}
-
 // pending is the decision a seat is making and since when, which sets when a
 // bot playing it moves and when a person is marked away.
 type pending struct {
 	active bool
-	key    decision
+	key    drive.Decision
 	since  time.Time
 	// taken is when a bot took the decision over from a person (away, or
 	// handed over): the bot moves no earlier.
@@ -66,12 +66,6 @@ type event struct {
 	kind eventKind
 	seat int
 	at   time.Time
-}
-
-// snapshot is what readers off the table's goroutine may see.
-type snapshot struct {
-	summary Summary
-	tokens  [][]byte
 }
 
 // table is one game. Its fields below the line are owned by its goroutine.
@@ -258,7 +252,10 @@ func (t *table) catchUp(now time.Time) {
 }
 
 // next is the earliest thing the table must do by itself. A deadline goes
-// before a move due at the same moment, as the engine settles it first.
+// before a move due at the same moment, as the engine settles it first
+// (drive.First); of bots due together, the lower seat moves first. A bot's
+// think runs from the moment its decision became its own: a live table
+// can't stamp a move in the past, as the simulator's driver does.
 func (t *table) next() event {
 	var best event
 	consider := func(e event) {
@@ -294,9 +291,9 @@ func (t *table) next() event {
 		}
 		switch {
 		case t.botPlays(seat):
-			due := later(p.since.Add(engine.ThinkTime(p.key.think, pace)), p.taken)
+			due := later(p.since.Add(engine.ThinkTime(p.key.Think, pace)), p.taken)
 			consider(event{kind: evBot, seat: seat, at: later(due, t.retryAt)})
-		case p.key.think == engine.ThinkTurn || p.key.think == engine.ThinkGive:
+		case p.key.Think == engine.ThinkTurn || p.key.Think == engine.ThinkGive:
 			consider(event{kind: evAway, seat: seat, at: later(p.since.Add(t.game.AwayAfter), t.retryAt)})
 		}
 	}
@@ -308,12 +305,6 @@ func later(a, b time.Time) time.Time {
 		return b
 	}
 	return a
-}
-
-// botPlays reports whether a bot makes seat's decisions now.
-func (t *table) botPlays(seat int) bool {
-	s := t.seats[seat]
-	return s.Kind == string(SeatBot) || s.Away
 }
 
 // settle publishes what changed and sets the timer for the next event.
@@ -338,9 +329,52 @@ func (t *table) settle() {
 	t.timer.Reset(ev.at.Sub(t.m.clock.Now()))
 }
 
+// apply makes a move at time at and stores it before anything else sees it.
+// A refused move is an *engine.Error. A write that failed may have
+// committed all the same: the table settles it (see unknownWrite), the
+// move standing only if it was stored.
+func (t *table) apply(a engine.Action, at time.Time) error {
+	if err := t.writable(); err != nil {
+		return err
+	}
+	if err := t.state.Apply(a, at); err != nil {
+		return err
+	}
+	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
+	if err := t.m.appendAction(rec); err != nil {
+		t.failed(err)
+		t.rollback()
+		if t.lost(fmt.Sprintf("action %d", rec.Seq), func(ctx context.Context) (bool, error) { return t.settleAction(ctx, rec) }) {
+			return nil
+		}
+		return errUnsaved
+	}
+	t.wrote()
+	t.m.stats.stored()
+	t.accepted(rec.Timed())
+	return nil
+}
+
+// accepted makes a stored action the table's: kept, and the state moved on
+// at its time; a resume also moves the seats' clocks on by the time the
+// server was down.
+func (t *table) accepted(a engine.Timed) {
+	t.actions.add(a)
+	t.at = a.At
+	t.moved(a.At)
+	if a.Kind == engine.ActResume {
+		t.shiftClocks(a.At.Sub(a.Since))
+	}
+}
+
 // tick settles the deadline due at d.
 func (t *table) tick(d time.Time) {
 	t.state.Tick(d)
+	t.ticked(d)
+}
+
+// ticked notes the deadline due at d, settled.
+func (t *table) ticked(d time.Time) {
 	t.at = later(t.at, d)
 	t.moved(d)
 }
@@ -350,15 +384,12 @@ func (t *table) tick(d time.Time) {
 func (t *table) moved(at time.Time) {
 	var deciding [engine.MaxSeats]bool
 	phase, plays := t.state.Phase(), t.state.Plays()
-	if phase == engine.PhaseShout {
-		// The grace after a first call is the window's tail: a listener
-		// still thinking keeps its moment, so a bot as quick as the first
-		// caller calls with it.
-		phase = engine.PhaseCall
-	}
 	var buf [engine.MaxSeats]engine.Decider
 	for _, d := range t.state.AppendDeciding(buf[:0]) {
-		key := decision{phase: phase, plays: plays, think: d.Think}
+		// A listener still thinking through the grace after a first call
+		// keeps its moment, so a bot as quick as the first caller calls
+		// with it.
+		key := drive.DecisionOf(phase, plays, d.Think)
 		if p := &t.pending[d.Seat]; !p.active || p.key != key {
 			*p = pending{active: true, key: key, since: at}
 		}
@@ -375,92 +406,6 @@ func (t *table) moved(at time.Time) {
 	if t.state.Over() {
 		t.finishing = true
 	}
-}
-
-// replay is the game rebuilt from its deal and actions.
-func (t *table) replay(actions []store.Action) (*engine.State, error) {
-	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
-	if err != nil {
-		return nil, err
-	}
-	for _, a := range actions {
-		if err := s.Apply(a.Action, a.At); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
-}
-
-// engineOptions are the game's options for the engine: the seats are those
-// taken at the start.
-func (t *table) engineOptions() engine.Options {
-	opts := t.game.Options
-	opts.Seats = seated(t.seats)
-	return opts
-}
-
-// botMove has the bot playing seat make its move, due at due.
-func (t *table) botMove(seat int, due time.Time) {
-	at := later(due, t.at)
-	v := botViews.Get().(*engine.View)
-	defer botViews.Put(v)
-	t.state.ViewInto(seat, v)
-	a, ok := t.bot(seat).Decide(v)
-	if !ok {
-		t.pending[seat].stuck = true
-		return
-	}
-	err := t.apply(a, at)
-	var refused *engine.Error
-	if errors.As(err, &refused) {
-		if fb, ok := v.Fallback(); ok {
-			err = t.apply(fb, at)
-		}
-	}
-	switch {
-	case err == nil:
-	case errors.As(err, &refused):
-		t.m.log.Error("a bot's move and its fallback were refused", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
-		t.pending[seat].stuck = true
-	default:
-		t.retryAt = t.m.clock.Now().Add(retryAfter)
-	}
-}
-
-// botViews are views for bots to decide from, filled in place (ViewInto)
-// rather than made anew for every decision; a bot keeps nothing of one.
-var botViews = sync.Pool{New: func() any { return new(engine.View) }}
-
-// bot is the bot for seat: the seat's own for a bot seat, or the one that
-// covers a person who is away.
-func (t *table) bot(seat int) *bot.Bot {
-	if b := t.bots[seat]; b != nil {
-		return b
-	}
-	s := t.seats[seat]
-	level, style := bot.Level(s.BotLevel), bot.Style(s.BotStyle)
-	if level == "" {
-		level = bot.Medium
-	}
-	if style == "" {
-		style = siteStyle(t.game.Seed, seat)
-	}
-	b, err := bot.New(level, style, botSeed(t.game.Seed, seat))
-	if err != nil {
-		t.m.log.Error("a stored bot is not valid", slog.String("game", t.id), slog.Int("seat", seat), slog.Any("err", err))
-		b, _ = bot.New(bot.Medium, siteStyle(t.game.Seed, seat), botSeed(t.game.Seed, seat))
-	}
-	t.bots[seat] = b
-	return b
-}
-
-// markAway hands a person's overdue decision to a bot until they act.
-func (t *table) markAway(seat int, at time.Time) {
-	s := &t.seats[seat]
-	s.Away, s.Covered = true, true
-	t.at = later(t.at, at)
-	t.pending[seat].taken = at
-	t.saveSeat(seat)
 }
 
 // publish hands every seat's frame and the spectator's to the Publisher;
@@ -495,41 +440,4 @@ func (t *table) frame(sum Summary, seat int) Frame {
 		f.View = &v
 	}
 	return f
-}
-
-// refresh updates what readers off the goroutine see.
-func (t *table) refresh() {
-	t.snap.Store(&snapshot{summary: t.summary(), tokens: t.tokenHashes()})
-	if t.game.Status != string(StatusOpen) {
-		t.m.leftOpen(t)
-	}
-}
-
-// tokenHashes are the seats' token hashes, by seat number.
-func (t *table) tokenHashes() [][]byte {
-	tokens := make([][]byte, len(t.seats))
-	for i, s := range t.seats {
-		tokens[i] = s.TokenHash
-	}
-	return tokens
-}
-
-// summary is the game as the lobby lists it.
-func (t *table) summary() Summary {
-	s := Summary{
-		ID: t.id, Status: Status(t.game.Status), Options: t.game.Options, AwayAfter: t.game.AwayAfter,
-		Host: t.game.Host, Plays: t.game.Plays, CreatedAt: t.game.CreatedAt, StartedAt: t.game.StartedAt,
-		EndedAt: t.game.EndedAt, Result: t.results,
-	}
-	seats := t.seats
-	if t.state != nil {
-		s.Options.Seats = t.state.Seats()
-		s.Plays = t.state.Plays()
-		seats = seats[:t.state.Seats()]
-	}
-	s.Seats = make([]SeatInfo, len(seats))
-	for i, seat := range seats {
-		s.Seats[i] = seatInfo(seat)
-	}
-	return s
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 )
 
 // Status is where a game is in its life.
@@ -139,25 +140,25 @@ type Publisher interface {
 }
 
 // Code classifies a refused request that is not a move (those are
-// *engine.Error); the API maps every code to a status in one table.
-type Code string
+// *engine.Error); errcode maps every code to a status in one table.
+type Code = errcode.Code
 
 // The codes of refused requests.
 const (
-	CodeNotFound     Code = "not_found"    // no such game
-	CodeUnauthorized Code = "unauthorized" // no token, or not one of this game's
-	CodeForbidden    Code = "forbidden"    // a token for another seat, or not the host
-	CodeConflict     Code = "conflict"     // the game is full, already started, or over
-	CodeInvalid      Code = "invalid"      // a request out of range (a name too long)
-	CodeUnavailable  Code = "unavailable"  // the server is shutting down
+	CodeNotFound     = errcode.NotFound     // no such game
+	CodeUnauthorized = errcode.Unauthorized // no token, or not one of this game's
+	CodeForbidden    = errcode.Forbidden    // a token for another seat, or not the host
+	CodeConflict     = errcode.Conflict     // the game is full, already started, or over
+	CodeInvalid      = errcode.Invalid      // a request out of range (a name too long)
+	CodeUnavailable  = errcode.Unavailable  // the server is shutting down
 	// CodeBroken: a fault on the server's side stopped the game's table.
-	CodeBroken Code = "broken"
+	CodeBroken = errcode.Broken
 	// CodeTooManyTables: the address has as many tables waiting for
 	// players as it may (Config.MaxOpenPerAddress).
-	CodeTooManyTables Code = "too_many_tables"
+	CodeTooManyTables = errcode.TooManyTables
 	// CodeLobbyFull: the server has as many tables waiting for players as
 	// it holds (Config.MaxOpen).
-	CodeLobbyFull Code = "lobby_full"
+	CodeLobbyFull = errcode.LobbyFull
 )
 
 // Error is a refused request, with a message for the person to read.
@@ -167,3 +168,6 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// ErrorCode is the refusal's code, for errcode's table.
+func (e *Error) ErrorCode() Code { return e.Code }

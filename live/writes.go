@@ -51,32 +51,6 @@ type halt struct{ err error }
 
 func (t *table) halt(err error) { panic(halt{err}) }
 
-// apply makes a move at time at and stores it before anything else sees it.
-// A refused move is an *engine.Error. A write that failed may have
-// committed all the same: the table settles it (see unknownWrite), the
-// move standing only if it was stored.
-func (t *table) apply(a engine.Action, at time.Time) error {
-	if err := t.writable(); err != nil {
-		return err
-	}
-	if err := t.state.Apply(a, at); err != nil {
-		return err
-	}
-	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
-	if err := t.m.appendAction(rec); err != nil {
-		t.failed(err)
-		t.rollback()
-		if t.lost(fmt.Sprintf("action %d", rec.Seq), func(ctx context.Context) (bool, error) { return t.settleAction(ctx, rec) }) {
-			return nil
-		}
-		return errUnsaved
-	}
-	t.wrote()
-	t.m.stats.stored()
-	t.accepted(rec)
-	return nil
-}
-
 // rollback rebuilds the state from the stored actions, as it was before a
 // move whose write failed. The engine is deterministic and its version
 // counts the same however ticks were spread, so the rebuilt state equals the
@@ -95,16 +69,7 @@ func (t *table) rollback() {
 
 // replayKept is the game rebuilt from its deal and the actions it keeps.
 func (t *table) replayKept() (*engine.State, error) {
-	s, err := engine.New(t.engineOptions(), t.game.Seed, t.game.StartedAt)
-	if err != nil {
-		return nil, err
-	}
-	for i := range t.actions.len() {
-		if err := s.Apply(t.actions.action(i)); err != nil {
-			return nil, err
-		}
-	}
-	return s, nil
+	return replayOf(&t.game, t.seats, t.actions.timed()).State()
 }
 
 // saveSeat stores a seat the table changed by itself. The table's memory
@@ -230,7 +195,7 @@ func (t *table) settleAction(ctx context.Context, rec store.Action) (bool, error
 	}
 	t.wrote()
 	t.m.stats.stored()
-	t.accepted(stored)
+	t.accepted(stored.Timed())
 	return true, nil
 }
 
@@ -253,18 +218,6 @@ func (t *table) settleGame(what string, outcome func(g *store.Game) store.Outcom
 		t.wrote()
 		adopt()
 		return true, nil
-	}
-}
-
-// accepted makes a stored action the table's: kept, and the state moved on
-// at its time; a resume also moves the seats' clocks on by the time the
-// server was down.
-func (t *table) accepted(a store.Action) {
-	t.actions.add(a.Action, a.At)
-	t.at = a.At
-	t.moved(a.At)
-	if a.Action.Kind == engine.ActResume {
-		t.shiftClocks(a.At.Sub(a.Action.Since))
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bullshit/errcode"
 	"bullshit/store"
 )
 
@@ -162,16 +163,17 @@ func account(a *store.Account) Account {
 	return Account{ID: a.ID, Name: a.Name, Bot: a.Bot, CreatedAt: a.CreatedAt}
 }
 
-// Code classifies a refusal, in the words the API's error table uses.
-type Code string
+// Code classifies a refusal; errcode maps every code to a status in one
+// table.
+type Code = errcode.Code
 
 // The codes of refusals.
 const (
-	CodeInvalid      Code = "invalid"      // a name, password or token name not allowed
-	CodeConflict     Code = "conflict"     // a name taken
-	CodeUnauthorized Code = "unauthorized" // wrong name or password, no session, a bad token
-	CodeNotFound     Code = "not_found"    // no such token
-	CodeThrottled    Code = "rate_limited" // too many failed sign-ins
+	CodeInvalid      = errcode.Invalid      // a name, password or token name not allowed
+	CodeConflict     = errcode.Conflict     // a name taken
+	CodeUnauthorized = errcode.Unauthorized // wrong name or password, no session, a bad token
+	CodeNotFound     = errcode.NotFound     // no such token
+	CodeThrottled    = errcode.RateLimited  // too many failed sign-ins
 )
 
 // Error is a refusal with a message for the person to read.
@@ -183,6 +185,9 @@ type Error struct {
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// ErrorCode is the refusal's code, for errcode's table.
+func (e *Error) ErrorCode() Code { return e.Code }
 
 func refuse(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}

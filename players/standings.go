@@ -100,7 +100,7 @@ func (s *Service) Leaderboard(ctx context.Context, show string, page, size int) 
 	b := Leaderboard{Show: show, Page: page, PerPage: size, Lines: []Standing{}, More: len(rows) > size}
 	for i, r := range rows[:min(len(rows), size)] {
 		b.Lines = append(b.Lines, Standing{Rank: offset + i + 1, Name: r.Name, Bot: r.Bot, Rating: r.Rating.Rating,
-			Deviation: r.Deviation, Provisional: r.Deviation > glicko.ProvisionalAbove, Games: r.Games, RatedAt: r.RatedAt})
+			Deviation: r.Deviation, Provisional: glicko.Rating{R: r.Rating.Rating, Deviation: r.Deviation}.Provisional(), Games: r.Games, RatedAt: r.RatedAt})
 	}
 	return b, nil
 }

@@ -6,11 +6,8 @@ package server
 
 import (
 	"log/slog"
-	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/labstack/echo/v4/middleware"
 
 	"bullshit/api"
 	"bullshit/web"
@@ -40,37 +37,8 @@ func New(cfg Config) *echo.Echo {
 		}
 		cfg.Web.ErrorPage(err, c)
 	}
-	e.Use(logRequests(cfg.Logger), middleware.RecoverWithConfig(middleware.RecoverConfig{
-		DisableStackAll: true,
-		LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
-			cfg.Logger.Error("handler panicked", "route", c.Path(), "err", err, "stack", string(stack))
-			return err
-		},
-	}))
+	e.Use(api.Observe(cfg.Logger)...)
 	cfg.API.Register(e)
 	cfg.Web.Register(e, web.Limits{Requests: cfg.API.LimitAddress, Stream: cfg.API.OpenStream})
 	return e
-}
-
-// logRequests writes one line per request when it ends. It never reads or
-// records bodies, so an event stream passes through untouched.
-func logRequests(log *slog.Logger) echo.MiddlewareFunc {
-	return func(next echo.HandlerFunc) echo.HandlerFunc {
-		return func(c echo.Context) error {
-			start := time.Now()
-			err := next(c)
-			if err != nil {
-				c.Error(err)
-			}
-			level := slog.LevelInfo
-			if c.Response().Status >= http.StatusInternalServerError {
-				level = slog.LevelError
-			}
-			log.LogAttrs(c.Request().Context(), level, "request",
-				slog.String("method", c.Request().Method), slog.String("route", c.Path()),
-				slog.Int("status", c.Response().Status), slog.Duration("took", time.Since(start)),
-				slog.String("addr", c.RealIP()))
-			return nil
-		}
-	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/engine/drive"
 )
 
 var writeFixture = flag.Bool("write-fixture", false, "rewrite "+fixturePath+" with the games of fixtureGames")
@@ -134,18 +135,21 @@ func checkStoredGame(t *testing.T, s *Store, g Game) {
 			opts.Seats++
 		}
 	}
-	state, err := engine.New(opts, g.Seed, g.StartedAt)
-	if err != nil {
-		t.Fatalf("deal: %v", err)
-	}
 	gives := 0
-	for _, a := range actions {
-		if err := state.Apply(a.Action, a.At); err != nil {
-			t.Fatalf("replay action %d (%+v at %v): %v", a.Seq, a.Action, a.At, err)
-		}
+	timed := make([]engine.Timed, len(actions))
+	for i, a := range actions {
+		timed[i] = a.Timed()
 		if a.Action.Kind == engine.ActGive {
 			gives++
 		}
+	}
+	r := engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: timed}
+	if g.Status == statusFinished || g.Status == statusEnded {
+		r.Over, r.HostEnded = g.EndedAt, g.Status == statusEnded
+	}
+	state, err := r.State()
+	if err != nil {
+		t.Fatalf("replay: %v", err)
 	}
 	defer func() {
 		calls, gave := 0, 0
@@ -166,13 +170,13 @@ func checkStoredGame(t *testing.T, s *Store, g Game) {
 		}
 		return
 	case statusFinished:
-		state.Tick(g.EndedAt.Add(time.Microsecond))
 		if !state.Over() || state.Ended() {
 			t.Fatalf("a finished game replays as over %v, ended %v", state.Over(), state.Ended())
 		}
 	case statusEnded:
-		state.Tick(g.EndedAt)
-		state.End(g.EndedAt)
+		if !state.Over() || !state.Ended() {
+			t.Fatalf("an ended game replays as over %v, ended %v", state.Over(), state.Ended())
+		}
 	default:
 		t.Fatalf("a started game with status %q", g.Status)
 	}
@@ -351,7 +355,8 @@ func fixtureStyle(seat int) bot.Style {
 }
 
 // playFixture plays fg with bots, each acting when its think time has
-// passed, and returns the state, the actions with their times, and the time
+// passed by the rule of package drive (bent at the edges as fg says), and
+// returns the state, the actions with their times, and the time
 // of the last change. Every time is a whole number of microseconds, as the
 // store keeps a game's start and end.
 func playFixture(fg fixtureGame, opts engine.Options, start time.Time) (*engine.State, []Action, time.Time, error) {
@@ -367,37 +372,28 @@ func playFixture(fg fixtureGame, opts engine.Options, start time.Time) (*engine.
 	}
 	rng := rand.New(rand.NewPCG(fg.seed, 8))
 	var actions []Action
-	now := start
+	t := drive.New(s, start, func(d engine.Decider) time.Duration { return engine.ThinkTime(d.Think, opts.Pace) })
 	// settled: the last change was a deadline, not a move.
 	settled := false
-	settle := func() {
-		now = s.Deadline()
-		s.Tick(now)
+	settle := func(d time.Time) {
+		t.Settle(d)
 		settled = true
 	}
 	for !s.Over() && (fg.stopAfter == 0 || len(actions) < fg.stopAfter) {
-		ds := s.Deciding()
-		if len(ds) == 0 {
-			settle()
+		next := t.Next()
+		if next.Deadline {
+			settle(next.At)
 			continue
 		}
-		slices.SortStableFunc(ds, func(a, b engine.Decider) int {
-			return int(engine.ThinkTime(a.Think, opts.Pace) - engine.ThinkTime(b.Think, opts.Pace))
-		})
-		d := ds[0]
-		at := now.Add(engine.ThinkTime(d.Think, opts.Pace))
+		d, at := next.Deciders[0], next.At
 		switch {
 		case d.Think == engine.ThinkGive && rng.IntN(4) < fg.slowGive:
-			settle()
+			settle(s.Deadline())
 			continue
 		case d.Think == engine.ThinkGive && rng.IntN(4) < fg.edgy:
 			at = s.Deadline().Add(-time.Millisecond)
 		case d.Think == engine.ThinkTurn && settled && rng.IntN(4) < fg.edgy:
-			at = now.Add(time.Millisecond)
-		}
-		if dl := s.Deadline(); !dl.IsZero() && !dl.After(at) {
-			settle()
-			continue
+			at = t.Since().Add(time.Millisecond)
 		}
 		v := s.View(d.Seat)
 		a, ok := bots[d.Seat].Choose(v)
@@ -413,12 +409,9 @@ func playFixture(fg fixtureGame, opts engine.Options, start time.Time) (*engine.
 			}
 		}
 		actions = append(actions, Action{GameID: fg.id, Seq: len(actions) + 1, At: at, Action: a})
+		t.Moved(a, at)
 		settled = false
-		// A pass that leaves the window open keeps the clock at the play:
-		// the other listeners were thinking meanwhile.
-		if a.Kind != engine.ActPass || s.Phase() != engine.PhaseCall {
-			now = at
-		}
 	}
-	return s, actions, now, nil
+	log := s.Log(engine.Spectator)
+	return s, actions, log[len(log)-1].At, nil
 }

@@ -69,6 +69,10 @@ type Action struct {
 	Action engine.Action
 }
 
+// Timed is the row as the engine replays it: the one place a stored action
+// becomes an engine.Timed.
+func (a Action) Timed() engine.Timed { return engine.Timed{Action: a.Action, At: a.At} }
+
 // Result is one seat's place in a finished game.
 type Result struct {
 	bun.BaseModel `bun:"table:results"`

@@ -13,10 +13,10 @@ func cards(codes ...string) []Card {
 func TestSeats(t *testing.T) {
 	three := []SeatCell{
 		{Seat: 1, Name: "Ben", Kind: "person", Count: "9-10", Turn: true},
-		{Seat: 2, Name: "Bold bot", Kind: "bot", Style: "medium", Count: "7", Bubble: "Bullshit!", Away: false},
+		{Seat: 2, Name: "Bold bot", Kind: "bot", Style: "medium", Count: "7", Bubble: "Bullshit!", BubbleKind: BubbleCall, Away: false},
 		{Seat: 0, Name: "You", Kind: "person", You: true, Count: "5", Before: "3", Sweep: 1.5},
 	}
-	away := []SeatCell{{Seat: 1, Name: "Cy", Kind: "person", Count: "4", Away: true, Covered: true}, {Seat: 2, Name: "Di", Kind: "person", Count: "0", Bubble: "Out!"}}
+	away := []SeatCell{{Seat: 1, Name: "Cy", Kind: "person", Count: "4", Away: true, Covered: true}, {Seat: 2, Name: "Di", Kind: "person", Count: "0", Bubble: "Out!", BubbleKind: BubbleOut}}
 	runCases(t, []componentCase{
 		{"counts, turn and bubble", Seats(three, false, false), []check{
 			count(".seat", 3), attrIs(".seat", "data-seat", "1"), says(".seat", "9-10"), present(".seat[data-turn]"),

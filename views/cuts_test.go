@@ -173,6 +173,8 @@ func change(v reflect.Value, steps []int) {
 		v.SetBool(!v.Bool())
 	case reflect.Int, reflect.Int64:
 		v.SetInt(v.Int() + 1)
+	case reflect.Uint8:
+		v.SetUint(v.Uint() + 1)
 	case reflect.Float64:
 		v.SetFloat(v.Float() + 0.5)
 	default:

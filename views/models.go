@@ -91,9 +91,11 @@ type SeatCell struct {
 	// Count is the hand as the table sees it ("7", "9-10"); Before is the
 	// count shown until the reveal's sweep lands, when it differs.
 	Count, Before string
-	// Turn: the seat is deciding now; Bubble is what it is saying.
-	Turn   bool
-	Bubble string
+	// Turn: the seat is deciding now; Bubble is what it is saying, drawn as
+	// BubbleKind says.
+	Turn       bool
+	Bubble     string
+	BubbleKind BubbleKind
 	// Removable: the host may take this bot off the table.
 	Removable bool
 	// Sweep is when, in seconds from the render, a reveal's sweep lands and
@@ -102,6 +104,28 @@ type SeatCell struct {
 	// Row, Col and Span place the seat in the horseshoe: a grid of twelve
 	// columns with the pile in the middle of rows 2 and on.
 	Row, Col, Span int
+}
+
+// BubbleKind is how a seat's bubble is drawn: a word or two said, a call,
+// or going out.
+type BubbleKind uint8
+
+// The kinds of bubble.
+const (
+	BubbleSay BubbleKind = iota
+	BubbleCall
+	BubbleOut
+)
+
+// class is the bubble's CSS class.
+func (k BubbleKind) class() string {
+	switch k {
+	case BubbleCall:
+		return "bubble-call"
+	case BubbleOut:
+		return "bubble-out"
+	}
+	return "bubble-say"
 }
 
 // Waiting is the waiting room.
@@ -127,6 +151,9 @@ type Card struct {
 	// is printed ("K", "♠"); Name is read aloud ("king of spades").
 	Code, Rank, Suit, Name string
 	Red                    bool
+	// SuitPlace is the place of the card's suit in a hand sorted by suit:
+	// spades, hearts, clubs, diamonds, the colours alternating.
+	SuitPlace int
 	// Lit: the card is of the rank called (the "light up" assist).
 	Lit bool
 	// Picked: preselected by "pick them for me" or the hand-over's choice.

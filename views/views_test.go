@@ -9,6 +9,8 @@ import (
 
 	"github.com/a-h/templ"
 	"golang.org/x/net/html"
+
+	"bullshit/internal/htmltest"
 )
 
 // parse renders a component and parses it as a fragment of a page's body.
@@ -37,18 +39,9 @@ func find(n *html.Node, sel string) *html.Node {
 // selectors made of a tag, "#id", ".class", "[attr]" and "[attr=value]".
 func findAll(n *html.Node, sel string) []*html.Node {
 	parts := strings.Fields(sel)
-	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && matches(n, parts[len(parts)-1]) && ancestorsMatch(n.Parent, parts[:len(parts)-1]) {
-			out = append(out, n)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return out
+	return htmltest.FindAll(n, func(n *html.Node) bool {
+		return matches(n, parts[len(parts)-1]) && ancestorsMatch(n.Parent, parts[:len(parts)-1])
+	})
 }
 
 func ancestorsMatch(n *html.Node, parts []string) bool {
@@ -100,47 +93,12 @@ func matches(n *html.Node, sel string) bool {
 	return true
 }
 
-func attr(n *html.Node, key string) string {
-	if n == nil {
-		return ""
-	}
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func has(n *html.Node, key string) bool {
-	if n == nil {
-		return false
-	}
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
-}
-
-func text(n *html.Node) string {
-	if n == nil {
-		return ""
-	}
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return strings.Join(strings.Fields(b.String()), " ")
-}
+// The HTML helpers the pages' tests share.
+var (
+	attr = htmltest.Attr
+	has  = htmltest.Has
+	text = htmltest.Text
+)
 
 // check is one expectation on a component's HTML.
 type check func(t *testing.T, doc *html.Node)

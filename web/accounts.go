@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"bullshit/api"
 	"bullshit/players"
 	"bullshit/views"
 )
@@ -111,33 +112,18 @@ func (h *Handler) clearSession(c echo.Context) {
 var errNoAccounts = &pageError{status: http.StatusNotFound, title: "No accounts here",
 	message: "This server doesn't keep accounts: play as a guest."}
 
-// refusal turns an account's refusal into the status and words to show; ok
-// is false for any other error, which is the server's fault.
+// refusal turns an account's refusal, or any other a person can fix, into
+// the status and words to show; ok is false for any other error, which is
+// the server's fault.
 func refusal(c echo.Context, err error) (status int, msg string, ok bool) {
-	var pe *players.Error
-	if !errors.As(err, &pe) {
-		if isRefusal(err) {
-			status, _, msg = describe(err)
-			return status, msg, true
-		}
+	if _, isAccounts := errors.AsType[*players.Error](err); !isAccounts && !isRefusal(err) {
 		return 0, "", false
 	}
-	switch pe.Code {
-	case players.CodeInvalid:
-		status = http.StatusBadRequest
-	case players.CodeConflict:
-		status = http.StatusConflict
-	case players.CodeUnauthorized:
-		status = http.StatusUnauthorized
-	case players.CodeNotFound:
-		status = http.StatusNotFound
-	case players.CodeThrottled:
-		status = http.StatusTooManyRequests
-		c.Response().Header().Set("Retry-After", strconv.Itoa(int(pe.RetryAfter.Seconds())))
-	default:
-		status = http.StatusBadRequest
+	status, _, msg = describe(err)
+	if wait := api.RetryAfter(err); wait > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 	}
-	return status, pe.Message, true
+	return status, msg, true
 }
 
 // localPath is next if it is plainly a path on this site, else "/account":

@@ -10,6 +10,7 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // dockModel is the seat's dock: the status line, the two move slots (the
@@ -33,16 +34,10 @@ func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 		d.Status = "The game is over."
 		return d, ""
 	case can(engine.ActPlay):
-		picked := 0
-		for _, c := range v.Hand {
-			if c.Rank() == v.Rank && picked < v.MaxClaim {
-				picked++
-			}
-		}
 		d.Status = "Your turn: claim " + v.Rank.Name(true) + "."
 		d.Alert = views.Alert{Key: "play-" + strconv.Itoa(v.Plays), Title: "Your turn", Body: d.Status}
 		claim.Disabled = false
-		claim.Label = claimLabel(v.Rank, picked, 0)
+		claim.Label = claimLabel(v.Rank, len(v.Picks()), 0)
 		d.Left, d.Right = sortBtn, claim
 		if v.Options.Sneak > 0 {
 			d.Sneak = &views.Sneak{Max: v.Options.Sneak}
@@ -118,26 +113,29 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 	if r == nil || len(r.Beats) < 4 {
 		return nil
 	}
-	at := func(c engine.Cue) float64 {
+	beat := func(c engine.Cue) engine.Beat {
 		for _, b := range r.Beats {
 			if b.Cue == c {
-				return b.At.Sub(now).Seconds()
+				return b
 			}
 		}
-		return 0
+		return engine.Beat{At: now, Ends: now}
 	}
+	since := func(t time.Time) float64 { return t.Sub(now).Seconds() }
+	flip := beat(engine.CueFlip)
 	m := &views.Reveal{
 		Key:    strconv.Itoa(v.Last.No),
 		Shout:  shoutLine(r.Caller, r.Seat, nm),
-		Shout0: at(engine.CueShout), Flip0: at(engine.CueFlip), Verdict0: at(engine.CueVerdict), Take0: at(engine.CueTake),
-		End: v.Closes.Sub(now).Seconds(),
+		Shout0: since(beat(engine.CueShout).At), Flip0: since(flip.At), Verdict0: since(beat(engine.CueVerdict).At),
+		Take0: since(beat(engine.CueTake).At), End: since(v.Closes),
+		// The cards turn one by one through the flip beat.
+		FlipEach: flip.Ends.Sub(flip.At).Seconds() / float64(max(1, len(r.Cards))),
 	}
 	for _, c := range r.Cards {
 		cm := cardModel(c)
 		cm.Lit = c.Rank() == v.Last.Rank
 		m.Cards = append(m.Cards, cm)
 	}
-	m.FlipEach = (m.Verdict0 - m.Flip0) / float64(max(1, len(r.Cards)))
 	switch {
 	case r.Sneaked > 0:
 		m.Verdict, m.Tone = "Caught sneaking!", "lie"
@@ -151,7 +149,7 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 		// The cards it brings are said once the sweep lands (the hand's Say).
 		m.Take = "The pile goes to you."
 	} else {
-		m.Take = nm.name(r.Loser) + " takes the pile: " + took + " " + plural(r.Took, "card", "cards") + "."
+		m.Take = nm.name(r.Loser) + " takes the pile: " + took + " " + rangePlural(r.Took, "card", "cards") + "."
 	}
 	if r.Given > 0 {
 		m.Take += " " + nm.name(r.Caller) + " hands " + nm.object(r.Seat) + " " + cardsWord(r.Given) + " next."
@@ -159,11 +157,13 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 	return m
 }
 
-func plural(r engine.Range, one, many string) string {
-	if r.Exact() && r.Lo == 1 {
-		return one
+// rangePlural is one for a count seen as exactly 1, else many.
+func rangePlural(r engine.Range, one, many string) string {
+	n := 0
+	if r.Exact() {
+		n = r.Lo
 	}
-	return many
+	return words.Plural(n, one, many)
 }
 
 // resultModel is the result sheet, each line with its secrets revealed.
@@ -195,7 +195,7 @@ func shareText(v *engine.View, nm names) string {
 	fmt.Fprintf(&b, "Bullshit, %d players, %d plays.", len(v.Seats), v.Plays)
 	for _, row := range v.Result {
 		if row.Seat == v.Seat {
-			fmt.Fprintf(&b, " I came %s with %d %s left", ordinal(row.Place.Place), row.Left, map[bool]string{true: "card", false: "cards"}[row.Left == 1])
+			fmt.Fprintf(&b, " I came %s with %d %s left", words.Ordinal(row.Place.Place), row.Left, words.Plural(row.Left, "card", "cards"))
 			if row.Sneaked > 0 {
 				fmt.Fprintf(&b, ", sneaked %d past everyone", row.Sneaked)
 			}
@@ -206,20 +206,6 @@ func shareText(v *engine.View, nm names) string {
 		fmt.Fprintf(&b, " %s won.", nm.name(v.Result[0].Seat))
 	}
 	return b.String()
-}
-
-func ordinal(n int) string {
-	suffix := "th"
-	switch {
-	case n%100 >= 11 && n%100 <= 13:
-	case n%10 == 1:
-		suffix = "st"
-	case n%10 == 2:
-		suffix = "nd"
-	case n%10 == 3:
-		suffix = "rd"
-	}
-	return strconv.Itoa(n) + suffix
 }
 
 func levelChoices() []views.Choice {

@@ -23,6 +23,7 @@ import (
 	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/engine/review"
+	"bullshit/errcode"
 	"bullshit/live"
 	"bullshit/views"
 )
@@ -253,7 +254,8 @@ func (h *Handler) ErrorPage(err error, c echo.Context) {
 	}
 }
 
-// describe words any error for a person.
+// describe words any error for a person, with the status errcode's table
+// gives a refusal.
 func describe(err error) (status int, title, msg string) {
 	var (
 		pe *pageError
@@ -261,16 +263,19 @@ func describe(err error) (status int, title, msg string) {
 		le *live.Error
 		he *echo.HTTPError
 	)
+	code, msg, refused := errcode.Of(err)
 	switch {
 	case errors.As(err, &pe):
 		return pe.status, pe.title, pe.message
 	case errors.As(err, &ee):
-		return api.StatusOf(err), "Not allowed", ee.Message
+		return errcode.Status(code), "Not allowed", msg
 	case errors.As(err, &le):
-		return api.StatusOf(err), "Not possible", le.Message
-	case api.StatusOf(err) == http.StatusTooManyRequests:
+		return errcode.Status(code), "Not possible", msg
+	case refused && errcode.Status(code) == http.StatusTooManyRequests:
 		// The API's own limits, which the pages share.
-		return http.StatusTooManyRequests, "Slow down", err.Error()
+		return http.StatusTooManyRequests, "Slow down", msg
+	case refused && errcode.Known(code):
+		return errcode.Status(code), "Not possible", msg
 	case errors.As(err, &he):
 		switch he.Code {
 		case http.StatusNotFound:

@@ -20,6 +20,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/api/push"
+	"bullshit/internal/htmltest"
 	"bullshit/live"
 	"bullshit/players"
 	"bullshit/server"
@@ -268,77 +269,12 @@ func (b *browser) create(name string, bots string) string {
 	return strings.TrimPrefix(p.url, "/games/")
 }
 
-// The HTML helpers.
-
-func find(n *html.Node, ok func(*html.Node) bool) *html.Node {
-	if n.Type == html.ElementNode && ok(n) {
-		return n
-	}
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if f := find(c, ok); f != nil {
-			return f
-		}
-	}
-	return nil
-}
-
-func findAll(n *html.Node, ok func(*html.Node) bool) []*html.Node {
-	var out []*html.Node
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && ok(n) {
-			out = append(out, n)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return out
-}
-
-func byID(n *html.Node, id string) *html.Node {
-	return find(n, func(n *html.Node) bool { return attr(n, "id") == id })
-}
-
-func attr(n *html.Node, key string) string {
-	if n == nil {
-		return ""
-	}
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
-
-func has(n *html.Node, key string) bool {
-	if n == nil {
-		return false
-	}
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return true
-		}
-	}
-	return false
-}
-
-func text(n *html.Node) string {
-	if n == nil {
-		return ""
-	}
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return strings.Join(strings.Fields(b.String()), " ")
-}
+// The HTML helpers the views' tests share.
+var (
+	find    = htmltest.Find
+	findAll = htmltest.FindAll
+	byID    = htmltest.ByID
+	attr    = htmltest.Attr
+	has     = htmltest.Has
+	text    = htmltest.Text
+)

@@ -10,6 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // hint answers the hand form's change on the player's turn: the status line
@@ -54,35 +55,29 @@ func (h *Handler) hint(c echo.Context) error {
 }
 
 // sneakHint is the status line and the claim button's words for a play of
-// the picked cards with sneak of them under the claim.
+// the picked cards with sneak of them under the claim, as the engine judges
+// it (View.CheckPlay).
 func sneakHint(v engine.View, picked []engine.Card, sneak int) (status, label string) {
-	n := len(picked)
-	claim := n - sneak
-	label = claimLabel(v.Rank, n, sneak)
+	pc := v.CheckPlay(picked, sneak)
+	label = claimLabel(v.Rank, len(picked), sneak)
 	switch {
-	case n == 0:
+	case pc.Fault == engine.ClaimNoCards:
 		return "Your turn: pick the cards to claim as " + v.Rank.Name(true) + ".", label
-	case sneak > 0 && claim < 1:
+	case pc.Fault == engine.ClaimNothing:
 		return "Pick more cards than you sneak: at least one is claimed.", label
-	case claim > v.MaxClaim:
+	case pc.Fault == engine.ClaimTooMany:
 		return fmt.Sprintf("Claim %d at most: sneak the rest, or pick fewer.", v.MaxClaim), label
-	case sneak > 0 && n == len(v.Hand):
+	case sneak > 0 && pc.Last:
 		return "Sneaking your last cards: if anyone calls it, it's a lie.", label
-	case sneak > 0 && engine.SneakMayShow(len(v.Hand), v.Pile, claim, sneak):
+	case sneak > 0 && pc.MayShow:
 		return fmt.Sprintf("Careful: sneaking %d here might show in the counts.", sneak), label
 	case sneak > 0:
 		return fmt.Sprintf("Sneaking %d: the counts won't show it.", sneak), label
 	}
-	wrong := 0
-	for _, c := range picked {
-		if c.Rank() != v.Rank {
-			wrong++
-		}
+	if pc.Off == 0 {
+		return fmt.Sprintf("The truth: %s.", count(v.Rank, pc.Claim)), label
 	}
-	if wrong == 0 {
-		return fmt.Sprintf("The truth: %s.", count(v.Rank, claim)), label
-	}
-	return fmt.Sprintf("A bluff: %d of them %s.", wrong, map[bool]string{true: "isn't " + article(v.Rank), false: "aren't " + v.Rank.Name(true)}[wrong == 1]), label
+	return fmt.Sprintf("A bluff: %d of them %s.", pc.Off, words.Plural(pc.Off, "isn't "+article(v.Rank), "aren't "+v.Rank.Name(true))), label
 }
 
 func article(r engine.Rank) string {

@@ -3,7 +3,6 @@ package web
 import (
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // keys are the table's keyboard shortcuts, as the buttons show them.
@@ -26,7 +26,7 @@ var keys = []views.KeyHelp{
 func (h *Handler) rulesPage(c echo.Context) error {
 	var windows []string
 	for _, w := range engine.Windows {
-		windows = append(windows, seconds(w))
+		windows = append(windows, words.Seconds(w))
 	}
 	one := engine.Standard(engine.MinSeats)
 	two := engine.MinSeats
@@ -37,7 +37,7 @@ func (h *Handler) rulesPage(c echo.Context) error {
 		Shell:    h.shell(c, "How to play · Bullshit", "rules"),
 		MinSeats: engine.MinSeats, MaxSeats: engine.MaxSeats, TwoDecksFrom: two, MaxClaim: one.MaxClaim(),
 		MaxSneak: engine.MaxSneakLimit, StandardSneak: engine.StandardSneak,
-		Windows: andList(windows), StandardWindow: seconds(engine.StandardWindow), GiveTime: seconds(engine.GiveTime),
+		Windows: words.And(windows), StandardWindow: words.Seconds(engine.StandardWindow), GiveTime: words.Seconds(engine.GiveTime),
 		Penalty:   penaltyWords(engine.StandardPenalty),
 		HandExact: engine.HandExact, PileExact: engine.PileExact,
 		HandBuckets: bucketWords(engine.HandKind), PileBuckets: bucketWords(engine.PileKind),
@@ -47,10 +47,7 @@ func (h *Handler) rulesPage(c echo.Context) error {
 }
 
 func penaltyWords(p engine.Penalty) string {
-	s := "1 card"
-	if p.Cards != 1 {
-		s = strconv.Itoa(p.Cards) + " cards"
-	}
+	s := words.Count(p.Cards, "card")
 	if p.PerCard {
 		s += " for every card sneaked"
 	}

@@ -18,6 +18,7 @@ import (
 	"bullshit/engine/bot"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // The lobby's words, the specification's.
@@ -144,13 +145,11 @@ func gameRow(g live.Summary) views.GameRow {
 			who = append(who, p)
 		}
 	}
-	if bots == 1 {
-		who = append(who, "1 bot")
-	} else if bots > 1 {
-		who = append(who, strconv.Itoa(bots)+" bots")
+	if bots > 0 {
+		who = append(who, words.Count(bots, "bot"))
 	}
 	if len(who) > 0 {
-		r.Players = "with " + andList(who)
+		r.Players = "with " + words.And(who)
 	}
 	switch g.Status {
 	case live.StatusOpen:
@@ -170,16 +169,6 @@ func gameRow(g live.Summary) views.GameRow {
 		}
 	}
 	return r
-}
-
-func andList(s []string) string {
-	switch len(s) {
-	case 0:
-		return ""
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // lobbyLists answers the lobby's poll with its lists as oob fragments.
@@ -220,9 +209,6 @@ func (h *Handler) create(c echo.Context) error {
 	}
 	if isRefusal(err) {
 		status, _, msg := describe(err)
-		if _, ok := errors.AsType[*pageError](err); !ok {
-			status = api.StatusOf(err)
-		}
 		return h.renderLobby(c, status, msg)
 	}
 	return err

@@ -10,6 +10,7 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // screen is what a seat sees of a game: the waiting room before the start,
@@ -84,7 +85,7 @@ func settingsLine(o engine.Options) string {
 	if o.Sneak > 0 {
 		sneak = "sneak up to " + strconv.Itoa(o.Sneak)
 	}
-	line := fmt.Sprintf("%s · %s to call · %s bots", capital(sneak), seconds(o.Window), o.Pace)
+	line := fmt.Sprintf("%s · %s to call · %s bots", words.Capital(sneak), words.Seconds(o.Window), o.Pace)
 	if o.Grace > 0 {
 		line += fmt.Sprintf(" · calls within %d ms compete", o.Grace.Milliseconds())
 	}
@@ -95,15 +96,6 @@ func settingsLine(o engine.Options) string {
 		line += " · practice deal, not rated"
 	}
 	return line
-}
-
-func seconds(d time.Duration) string { return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " s" }
-
-func capital(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // names are the seats' names at a table as the pages say them, "You" for
@@ -128,7 +120,7 @@ func newNames(seats []live.SeatInfo, me int) names {
 			}
 			base := s.Name
 			if s.Kind == live.SeatBot && s.Bot != nil {
-				base = capital(s.Bot.Style) + " bot"
+				base = words.Capital(s.Bot.Style) + " bot"
 			}
 			name := base
 			for k := 2; taken[strings.ToLower(name)]; k++ {
@@ -236,7 +228,7 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 		}
 		_, c.Turn = deciding[seat]
 		c.Turn = c.Turn && v.Phase != engine.PhaseCall
-		c.Bubble = bubble(v, seat)
+		c.Bubble, c.BubbleKind = bubble(v, seat)
 		cells = append(cells, c)
 	}
 	placeHorseshoe(cells)
@@ -274,37 +266,39 @@ func placeHorseshoe(cells []views.SeatCell) {
 	}
 }
 
-// bubble is what a seat is doing, in a word or two.
-func bubble(v *engine.View, seat int) string {
+// bubble is what a seat is doing, in a word or two, and how it is drawn.
+func bubble(v *engine.View, seat int) (string, views.BubbleKind) {
 	l := v.Last
 	switch v.Phase {
 	case engine.PhasePlay:
 		if seat == v.Turn {
-			return "Playing…"
+			return "Playing…", views.BubbleSay
 		}
 	case engine.PhaseCall:
 		if l != nil && seat == l.Seat {
-			return "Claims " + strconv.Itoa(l.Claim)
+			return "Claims " + strconv.Itoa(l.Claim), views.BubbleSay
 		}
 		if v.Seats[seat].Passed {
-			return "Let it go"
+			return "Let it go", views.BubbleSay
 		}
 	case engine.PhaseReveal:
 		if v.Reveal != nil && seat == v.Reveal.Caller {
-			return "Bullshit!"
+			return "Bullshit!", views.BubbleCall
 		}
 	case engine.PhaseGive:
 		if v.Give != nil && seat == v.Give.Caller {
-			return "Picking…"
+			return "Picking…", views.BubbleSay
 		}
 	case engine.PhaseOver:
+		// The winner who went out says so; with PlayOn the places after
+		// went out too, but the bubble is the winner's.
 		for _, r := range v.Result {
-			if r.Seat == seat && r.Place.Place == 1 && r.Left == 0 {
-				return "Out!"
+			if r.Seat == seat && r.Out && r.Place.Place == 1 {
+				return "Out!", views.BubbleOut
 			}
 		}
 	}
-	return ""
+	return "", views.BubbleSay
 }
 
 // handBeforeSweep is the seat's own hand as the page shows it: in a reveal
@@ -411,10 +405,14 @@ func clockModel(v *engine.View, now time.Time) views.Clock {
 
 var suitSigns = map[engine.Suit]string{engine.Spades: "♠", engine.Hearts: "♥", engine.Diamonds: "♦", engine.Clubs: "♣"}
 
+// suitPlaces are the suits' places in a hand sorted by suit, the colours
+// alternating.
+var suitPlaces = map[engine.Suit]int{engine.Spades: 0, engine.Hearts: 1, engine.Clubs: 2, engine.Diamonds: 3}
+
 func cardModel(c engine.Card) views.Card {
 	s := c.Suit()
 	return views.Card{Code: c.String(), Rank: rankCode(c.Rank()), Suit: suitSigns[s], Name: c.Name(),
-		Red: s == engine.Hearts || s == engine.Diamonds}
+		Red: s == engine.Hearts || s == engine.Diamonds, SuitPlace: suitPlaces[s]}
 }
 
 // handModel is the seat's hand with the cards the server would pick: those
@@ -425,11 +423,7 @@ func handModel(game string, v *engine.View, now time.Time) views.Hand {
 	switch {
 	case slices.Contains(v.Can, engine.ActPlay):
 		h.Selectable, h.PickKey = true, "play-"+strconv.Itoa(v.Plays)
-		for _, c := range v.Hand {
-			if c.Rank() == v.Rank && len(picks) < v.MaxClaim {
-				picks = append(picks, c)
-			}
-		}
+		picks = v.Picks()
 	case slices.Contains(v.Can, engine.ActGive) && v.Give != nil:
 		h.Selectable, h.PickKey = true, "give-"+strconv.Itoa(v.Plays)
 		picks = v.Give.Suggested
@@ -451,7 +445,7 @@ func handModel(game string, v *engine.View, now time.Time) views.Hand {
 		// Taking the pile is done to you: said once the sweep lands.
 		took := len(v.Hand) - len(r.Hand)
 		h.Say = views.Say{Key: "took-" + strconv.Itoa(v.Last.No), At: r.Lands.Sub(now).Seconds(),
-			Text: "You take the pile: " + nOf(took, "card") + " " + map[bool]string{true: "comes", false: "come"}[took == 1] + " to your hand."}
+			Text: "You take the pile: " + words.Count(took, "card") + " " + words.Plural(took, "comes", "come") + " to your hand."}
 	}
 	return h
 }

@@ -13,6 +13,7 @@ import (
 	"bullshit/engine"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -302,7 +303,7 @@ func TestFrameEventParts(t *testing.T) {
 // takes the new name rather than renaming a seat that had one.
 func TestNamesAtATableAreUnique(t *testing.T) {
 	bot := func(seat int, style string) live.SeatInfo {
-		return live.SeatInfo{Seat: seat, Kind: live.SeatBot, Name: capital(style) + " bot (medium)", Bot: &live.BotSpec{Level: "medium", Style: style}}
+		return live.SeatInfo{Seat: seat, Kind: live.SeatBot, Name: words.Capital(style) + " bot (medium)", Bot: &live.BotSpec{Level: "medium", Style: style}}
 	}
 	covered := bot(0, "caller")
 	covered.Name, covered.Covered = "Ada", true
@@ -342,5 +343,40 @@ func TestDockAlertsTheMoveThatWaits(t *testing.T) {
 		if d.Alert.Key != tt.key || (tt.key != "" && (d.Alert.Title == "" || d.Alert.Body == "")) {
 			t.Errorf("%s: got the alert %+v, want the key %q with words", tt.name, d.Alert, tt.key)
 		}
+	}
+}
+
+// TestBubbles: each seat's bubble says what the view says it is doing, and
+// its kind (how it is drawn) comes with it; nobody says "Out!" who did not
+// go out, even with no cards left when the host ended the game.
+func TestBubbles(t *testing.T) {
+	seats := []engine.SeatView{{Seat: 0}, {Seat: 1, Passed: true}, {Seat: 2}}
+	last := &engine.LastPlay{No: 3, Seat: 2, Claim: 2, Caller: -1}
+	won := []engine.ResultRow{{Place: engine.Place{Seat: 2, Place: 1}, Out: true}, {Place: engine.Place{Seat: 0, Place: 2, Left: 4}}}
+	ended := []engine.ResultRow{{Place: engine.Place{Seat: 2, Place: 1}}, {Place: engine.Place{Seat: 0, Place: 2, Left: 4}}}
+	tests := []struct {
+		name string
+		v    engine.View
+		seat int
+		want string
+		kind views.BubbleKind
+	}{
+		{"playing", engine.View{Phase: engine.PhasePlay, Turn: 1, Seats: seats}, 1, "Playing…", views.BubbleSay},
+		{"waiting", engine.View{Phase: engine.PhasePlay, Turn: 1, Seats: seats}, 0, "", views.BubbleSay},
+		{"a claim", engine.View{Phase: engine.PhaseCall, Last: last, Seats: seats}, 2, "Claims 2", views.BubbleSay},
+		{"let it go", engine.View{Phase: engine.PhaseCall, Last: last, Seats: seats}, 1, "Let it go", views.BubbleSay},
+		{"the call", engine.View{Phase: engine.PhaseReveal, Last: last, Seats: seats, Reveal: &engine.Reveal{Showdown: engine.Showdown{Caller: 0}}}, 0, "Bullshit!", views.BubbleCall},
+		{"a hand-over", engine.View{Phase: engine.PhaseGive, Last: last, Seats: seats, Give: &engine.Give{Caller: 0, Seat: 2}}, 0, "Picking…", views.BubbleSay},
+		{"out", engine.View{Phase: engine.PhaseOver, Seats: seats, Result: won}, 2, "Out!", views.BubbleOut},
+		{"placed", engine.View{Phase: engine.PhaseOver, Seats: seats, Result: won}, 0, "", views.BubbleSay},
+		{"ended with no cards", engine.View{Phase: engine.PhaseOver, Ended: true, Seats: seats, Result: ended}, 2, "", views.BubbleSay},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, kind := bubble(&tt.v, tt.seat)
+			if got != tt.want || kind != tt.kind {
+				t.Errorf("got %q (kind %d), want %q (kind %d)", got, kind, tt.want, tt.kind)
+			}
+		})
 	}
 }

@@ -3,12 +3,12 @@ package web
 import (
 	"bytes"
 	"context"
-	"slices"
 	"strconv"
 	"testing"
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/engine/drive"
 	"bullshit/engine/review"
 	"bullshit/live"
 	"bullshit/views"
@@ -28,42 +28,18 @@ func longGame(b *testing.B) (live.Record, *review.Review) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		bots := make([]*bot.Bot, 10)
+		bots := make([]drive.Seat, 10)
 		for i := range bots {
 			if bots[i], err = bot.New(bot.Hard, bot.SiteStyles()[i%3], seed*31+uint64(i)); err != nil {
 				b.Fatal(err)
 			}
 		}
 		g := review.Game{Options: opts, Seed: seed, Start: t0}
-		now := t0
-		for !s.Over() {
-			ds := s.Deciding()
-			if len(ds) == 0 {
-				now = s.Deadline()
-				s.Tick(now)
-				continue
-			}
-			slices.SortStableFunc(ds, func(x, y engine.Decider) int {
-				return int(engine.ThinkTime(x.Think, opts.Pace) - engine.ThinkTime(y.Think, opts.Pace))
-			})
-			d := ds[0]
-			at := now.Add(engine.ThinkTime(d.Think, opts.Pace))
-			if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
-				now = dl
-				s.Tick(now)
-				continue
-			}
-			a, ok := bots[d.Seat].Choose(s.View(d.Seat))
-			if !ok {
-				b.Fatalf("seat %d has nothing to do", d.Seat)
-			}
-			if err := s.Apply(a, at); err != nil {
-				b.Fatal(err)
-			}
-			g.Actions = append(g.Actions, review.Timed{Action: a, At: at})
-			now = at
+		if g.Actions, err = drive.Play(s, t0, bots); err != nil {
+			b.Fatal(err)
 		}
-		g.Over = now
+		log := s.Log(engine.Spectator)
+		g.Over = log[len(log)-1].At
 		rv, err := review.Of(g)
 		if err != nil {
 			b.Fatal(err)

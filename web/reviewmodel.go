@@ -4,13 +4,12 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
-	"time"
 
 	"bullshit/engine"
 	"bullshit/engine/review"
 	"bullshit/live"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // reviewModel is the review page at a step: the step, the result and the
@@ -46,22 +45,14 @@ func reviewModel(id string, rec live.Record, rv *review.Review, step int) views.
 // headline sums a finished game up: who won, or that the host ended it.
 func headline(g live.Summary, nm []string, plays int) string {
 	if g.Status == live.StatusEnded {
-		return "Ended by the host after " + nOf(plays, "play")
+		return "Ended by the host after " + words.Count(plays, "play")
 	}
 	for _, r := range g.Result {
 		if r.Place == 1 && r.Seat < len(nm) {
-			return nm[r.Seat] + " won in " + nOf(plays, "play")
+			return nm[r.Seat] + " won in " + words.Count(plays, "play")
 		}
 	}
-	return "Over after " + nOf(plays, "play")
-}
-
-// nOf counts a word: "1 play", "42 plays".
-func nOf(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return "Over after " + words.Count(plays, "play")
 }
 
 // reviewNames are the seats' names, by seat number; two seats of one name
@@ -140,11 +131,11 @@ func playModel(p review.Play, nm []string, sneaking bool) views.ReviewPlay {
 	}
 	switch {
 	case p.Sneaked > 0 && off > 0:
-		m.Verdict, m.Tone = fmt.Sprintf("A lie, with %s sneaked under it", nOf(p.Sneaked, "card")), "sneak"
+		m.Verdict, m.Tone = fmt.Sprintf("A lie, with %s sneaked under it", words.Count(p.Sneaked, "card")), "sneak"
 	case p.Sneaked > 0:
-		m.Verdict, m.Tone = fmt.Sprintf("%s sneaked %s under the claim", who, nOf(p.Sneaked, "card")), "sneak"
+		m.Verdict, m.Tone = fmt.Sprintf("%s sneaked %s under the claim", who, words.Count(p.Sneaked, "card")), "sneak"
 	case p.Lie:
-		m.Verdict, m.Tone = fmt.Sprintf("A lie: %d of the %s not %s", off, nOf(p.Claim, "card"), p.Rank.Name(true)), "lie"
+		m.Verdict, m.Tone = fmt.Sprintf("A lie: %d of the %s not %s", off, words.Count(p.Claim, "card"), p.Rank.Name(true)), "lie"
 	default:
 		m.Verdict, m.Tone = "The truth", "truth"
 	}
@@ -175,7 +166,7 @@ func playModel(p review.Play, nm []string, sneaking bool) views.ReviewPlay {
 	}
 	slices.SortStableFunc(answers, func(a, b said) int { return int(a.After - b.After) })
 	for _, a := range answers {
-		after := "after " + secondsWords(a.After)
+		after := "after " + words.Tenths(a.After)
 		if a.did == "called too" {
 			after += ", within the grace, and lost the shout"
 		}
@@ -188,12 +179,12 @@ func playModel(p review.Play, nm []string, sneaking bool) views.ReviewPlay {
 	case p.Call == nil:
 		m.Outcome = "Nobody called: the play stood."
 	case p.Lie:
-		m.Outcome = fmt.Sprintf("%s was right: %s took the pile of %s.", nm[p.Call.Seat], nm[p.Loser], nOf(p.Took, "card"))
+		m.Outcome = fmt.Sprintf("%s was right: %s took the pile of %s.", nm[p.Call.Seat], nm[p.Loser], words.Count(p.Took, "card"))
 	default:
-		m.Outcome = fmt.Sprintf("%s was wrong: %s took the pile of %s.", nm[p.Call.Seat], nm[p.Loser], nOf(p.Took, "card"))
+		m.Outcome = fmt.Sprintf("%s was wrong: %s took the pile of %s.", nm[p.Call.Seat], nm[p.Loser], words.Count(p.Took, "card"))
 	}
 	if h := p.HandOver; h != nil {
-		m.HandOver = fmt.Sprintf("%s handed %s %s:", nm[h.From], nm[h.To], nOf(len(h.Cards), "card"))
+		m.HandOver = fmt.Sprintf("%s handed %s %s:", nm[h.From], nm[h.To], words.Count(len(h.Cards), "card"))
 		for _, c := range h.Cards {
 			m.HandOverCards = append(m.HandOverCards, cardModel(c))
 		}
@@ -213,7 +204,7 @@ func playModel(p review.Play, nm []string, sneaking bool) views.ReviewPlay {
 		m.GoodBet = "A good bet: " + nm[p.Call.Seat] + "'s reading of the counts said to call."
 	}
 	if p.Missed {
-		m.Missed = "Should have been called: the counts told " + andList(callers) + " to call, and nobody did."
+		m.Missed = "Should have been called: the counts told " + words.And(callers) + " to call, and nobody did."
 	}
 	for seat, n := range p.Left {
 		m.Left = append(m.Left, views.ReviewCount{Name: nm[seat], Cards: n})
@@ -223,8 +214,3 @@ func playModel(p review.Play, nm []string, sneaking bool) views.ReviewPlay {
 
 // percent is a chance in whole percent.
 func percent(x float64) string { return strconv.Itoa(int(x*100+0.5)) + "%" }
-
-// secondsWords is a short time in seconds to a tenth: "1.2 s".
-func secondsWords(d time.Duration) string {
-	return strings.TrimSuffix(strconv.FormatFloat(d.Seconds(), 'f', 1, 64), ".0") + " s"
-}

@@ -13,6 +13,7 @@ import (
 	"bullshit/live"
 	"bullshit/players"
 	"bullshit/views"
+	"bullshit/views/words"
 )
 
 // leaderboardPage is a page of the leaderboard: ?show=all|people|programs
@@ -81,10 +82,10 @@ func playerModel(p players.Profile) views.PlayerPage {
 		RatedGames: p.RatedGames, Games: p.Games, Wins: p.Wins, Calls: p.Calls, RightCalls: p.RightCalls,
 		Lies: p.Lies, Sneaks: p.Sneaks, SneaksCaught: p.SneaksCaught, Chart: chartModel(p.Name, p.History)}
 	for _, pc := range p.Places {
-		v.Places = append(v.Places, views.PlaceCell{Place: ordinal(pc.Place), Games: pc.Games})
+		v.Places = append(v.Places, views.PlaceCell{Place: words.Ordinal(pc.Place), Games: pc.Games})
 	}
 	for _, g := range p.Recent {
-		r := views.RecentGame{When: day(g.At), Review: "/games/" + url.PathEscape(g.Game) + "/review", Seats: g.Seats, Place: ordinal(g.Place)}
+		r := views.RecentGame{When: day(g.At), Review: "/games/" + url.PathEscape(g.Game) + "/review", Seats: g.Seats, Place: words.Ordinal(g.Place)}
 		if g.Rated {
 			r.Change = change(g.Before, g.After)
 		}
@@ -172,16 +173,9 @@ func chartModel(name string, hist []players.Point) views.Chart {
 		}
 	}
 	first, now := hist[0], hist[len(hist)-1]
-	c.Desc = fmt.Sprintf("%d rated %s, from %.0f on %s to %.0f on %s; the highest %.0f.", len(hist), games(len(hist)),
+	c.Desc = fmt.Sprintf("%d rated %s, from %.0f on %s to %.0f on %s; the highest %.0f.", len(hist), words.Plural(len(hist), "game", "games"),
 		first.Rating, day(first.At), now.Rating, day(now.At), best.Rating)
 	return c
-}
-
-func games(n int) string {
-	if n == 1 {
-		return "game"
-	}
-	return "games"
 }
 
 // ratingLines are the result sheet's rating changes: every rated seat's.
@@ -192,7 +186,7 @@ func ratingLines(f live.Frame, nm names) []views.RatingLine {
 			continue
 		}
 		line := views.RatingLine{Name: nm.name(r.Seat), Change: change(r.Before, r.After),
-			Provisional: r.AfterDeviation > glicko.ProvisionalAbove, You: r.Seat == f.Seat}
+			Provisional: glicko.Rating{R: r.After, Deviation: r.AfterDeviation}.Provisional(), You: r.Seat == f.Seat}
 		if r.Seat < len(f.Game.Seats) {
 			line.URL = views.PlayerURL(f.Game.Seats[r.Seat].Name)
 		}

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
 	"bullshit/engine"
+	"bullshit/engine/drive"
 )
 
 // Chooser decides a seat's move from its view alone (a *bot.Bot does).
@@ -62,7 +62,7 @@ func (c *Client) Play(ctx context.Context, game string, ch Chooser, o PlayOption
 	defer poll.Stop()
 	wake := time.NewTimer(time.Hour)
 	defer wake.Stop()
-	var key string
+	var key drive.Decision
 	var due time.Time
 	for v.Phase != engine.PhaseOver {
 		if k, think, ok := decision(v); ok && v.Version > p.tried {
@@ -119,23 +119,18 @@ func newer(v, nv engine.View) engine.View {
 }
 
 // decision names what the seat is deciding now, so its think time runs once
-// per decision however many views arrive meanwhile.
-func decision(v engine.View) (key string, think engine.Think, ok bool) {
+// per decision however many views arrive meanwhile, as the server's own
+// bots' does (drive.Decision).
+func decision(v engine.View) (key drive.Decision, think engine.Think, ok bool) {
 	if len(v.Can) == 0 {
-		return "", "", false
-	}
-	phase := v.Phase
-	if phase == engine.PhaseShout {
-		// The grace after a first call is the window's tail: a listener
-		// keeps thinking from the play, as the server's own bots do.
-		phase = engine.PhaseCall
+		return drive.Decision{}, "", false
 	}
 	for _, d := range v.Deciding {
 		if d.Seat == v.Seat {
-			return phase.String() + "/" + strconv.Itoa(v.Plays), d.Think, true
+			return drive.DecisionOf(v.Phase, v.Plays, d.Think), d.Think, true
 		}
 	}
-	return "", "", false
+	return drive.Decision{}, "", false
 }
 
 // player makes one seat's moves.

@@ -17,6 +17,6 @@ func TestDecisionKeepsAListenerThinkingIntoTheGrace(t *testing.T) {
 	call, _, ok1 := decision(view(engine.PhaseCall))
 	shout, think, ok2 := decision(view(engine.PhaseShout))
 	if !ok1 || !ok2 || call != shout || think != engine.Listen1 {
-		t.Errorf("got keys %q and %q (%v, %v, %s), want one decision, listen1", call, shout, ok1, ok2, think)
+		t.Errorf("got keys %+v and %+v (%v, %v, %s), want one decision, listen1", call, shout, ok1, ok2, think)
 	}
 }

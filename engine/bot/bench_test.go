@@ -4,7 +4,28 @@ import (
 	"testing"
 
 	"bullshit/engine"
+	"bullshit/engine/drive"
 )
+
+// watched is a bot that keeps the views it decides from, past the first
+// few plays: plays of the seat to play, calls of a listener in the window.
+type watched struct {
+	*Bot
+	s            *engine.State
+	plays, calls *[]engine.View
+}
+
+func (w *watched) Decide(v *engine.View) (engine.Action, bool) {
+	if v.Plays >= 8 {
+		switch {
+		case v.Phase == engine.PhasePlay && len(*w.plays) < 64:
+			*w.plays = append(*w.plays, w.s.View(v.Seat))
+		case v.Phase == engine.PhaseCall && len(*w.calls) < 64:
+			*w.calls = append(*w.calls, w.s.View(v.Seat))
+		}
+	}
+	return w.Bot.Decide(v)
+}
 
 // decisions are views from four-seat bot games, past the first few plays:
 // plays are views of the seat to play, calls of a listener in the window.
@@ -15,36 +36,16 @@ func decisions(b *testing.B) (plays, calls []engine.View) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		bots := make([]*Bot, 4)
-		for i := range bots {
-			if bots[i], err = New([]Level{Medium, Hard}[i%2], SiteStyles()[i%3], seed+uint64(i)); err != nil {
+		seats := make([]drive.Seat, 4)
+		for i := range seats {
+			bt, err := New([]Level{Medium, Hard}[i%2], SiteStyles()[i%3], seed+uint64(i))
+			if err != nil {
 				b.Fatal(err)
 			}
+			seats[i] = &watched{bt, s, &plays, &calls}
 		}
-		now := epoch
-		for !s.Over() {
-			ds := s.Deciding()
-			if len(ds) == 0 {
-				now = s.Deadline()
-				s.Tick(now)
-				continue
-			}
-			v := s.View(ds[0].Seat)
-			if s.Plays() >= 8 {
-				switch {
-				case v.Phase == engine.PhasePlay && len(plays) < 64:
-					plays = append(plays, v)
-				case v.Phase == engine.PhaseCall && len(calls) < 64:
-					calls = append(calls, v)
-				}
-			}
-			a, ok := bots[ds[0].Seat].Choose(v)
-			if !ok {
-				b.Fatalf("seed %d: no move for seat %d", seed, ds[0].Seat)
-			}
-			if err := s.Apply(a, now); err != nil {
-				b.Fatal(err)
-			}
+		if _, err := drive.Play(s, epoch, seats); err != nil {
+			b.Fatalf("seed %d: %v", seed, err)
 		}
 	}
 	return plays, calls

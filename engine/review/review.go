@@ -18,22 +18,9 @@ import (
 	"bullshit/engine/bot"
 )
 
-// Game is a finished game as its record holds it.
-type Game struct {
-	Options engine.Options
-	Seed    uint64
-	Start   time.Time
-	Actions []Timed
-	// Over is when the game ended; HostEnded says the host ended it there.
-	Over      time.Time
-	HostEnded bool
-}
-
-// Timed is an accepted action and when it was made.
-type Timed struct {
-	engine.Action
-	At time.Time
-}
+// Game is a finished game as its record holds it; Over and HostEnded say
+// how it ended.
+type Game = engine.Replay
 
 // Review is a finished game, play by play.
 type Review struct {
@@ -128,37 +115,27 @@ var ErrNotOver = errors.New("review: the game is not over")
 
 // Of reviews a finished game.
 func Of(g Game) (*Review, error) {
-	s, err := engine.New(g.Options, g.Seed, g.Start)
-	if err != nil {
-		return nil, err
-	}
-	n := s.Seats()
-	r := &Review{Dealt: make([][]engine.Card, n), Seats: make([]SeatStats, n)}
-	for seat := range n {
-		r.Dealt[seat] = s.View(seat).Hand
-		r.Seats[seat].Seat = seat
-	}
+	var r *Review
 	readings := make(map[int][]Reading)
-	for i, a := range g.Actions {
-		if err := s.Apply(a.Action, a.At); err != nil {
-			return nil, fmt.Errorf("review: action %d: %w", i+1, err)
-		}
-		if a.Kind != engine.ActPlay {
-			continue
-		}
-		for seat := range n {
-			if seat == a.Seat {
-				continue
+	s, err := g.Each(func(s *engine.State, st engine.Step) {
+		switch {
+		case st.Kind == engine.StepDeal:
+			n := s.Seats()
+			r = &Review{Dealt: make([][]engine.Card, n), Seats: make([]SeatStats, n)}
+			for seat := range n {
+				r.Dealt[seat] = s.View(seat).Hand
+				r.Seats[seat].Seat = seat
 			}
-			readings[s.Plays()] = append(readings[s.Plays()], Reading{Seat: seat, Reading: bot.Read(s.View(seat))})
+		case st.Kind == engine.StepAction && st.Action.Kind == engine.ActPlay:
+			for seat := range s.Seats() {
+				if seat != st.Seat {
+					readings[s.Plays()] = append(readings[s.Plays()], Reading{Seat: seat, Reading: bot.Read(s.View(seat))})
+				}
+			}
 		}
-	}
-	if g.HostEnded {
-		s.End(g.Over)
-	} else {
-		// The end is stored to the microsecond, and the deadline that
-		// ended the game may lie up to a microsecond after it.
-		s.Tick(g.Over.Add(time.Microsecond))
+	})
+	if err != nil {
+		return nil, fmt.Errorf("review: %w", err)
 	}
 	if !s.Over() {
 		return nil, ErrNotOver

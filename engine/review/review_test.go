@@ -10,6 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/engine/drive"
 )
 
 var epoch = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -23,7 +24,7 @@ func played(t testing.TB, seats int, seed uint64) (Game, *engine.State) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bots := make([]*bot.Bot, seats)
+	bots := make([]drive.Seat, seats)
 	for i := range bots {
 		level, style := bot.Levels()[(i+int(seed))%3], bot.SiteStyles()[i%3]
 		if bots[i], err = bot.New(level, style, seed*31+uint64(i)); err != nil {
@@ -31,36 +32,8 @@ func played(t testing.TB, seats int, seed uint64) (Game, *engine.State) {
 		}
 	}
 	g := Game{Options: opts, Seed: seed, Start: epoch}
-	now := epoch
-	for !s.Over() {
-		ds := s.Deciding()
-		if len(ds) == 0 {
-			now = s.Deadline()
-			s.Tick(now)
-			continue
-		}
-		// The quickest thinker acts first, as in the simulator.
-		slices.SortStableFunc(ds, func(a, b engine.Decider) int {
-			return int(engine.ThinkTime(a.Think, opts.Pace) - engine.ThinkTime(b.Think, opts.Pace))
-		})
-		d := ds[0]
-		at := now.Add(engine.ThinkTime(d.Think, opts.Pace))
-		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
-			now = dl
-			s.Tick(now)
-			continue
-		}
-		a, ok := bots[d.Seat].Choose(s.View(d.Seat))
-		if !ok {
-			t.Fatalf("seat %d has nothing to do", d.Seat)
-		}
-		if err := s.Apply(a, at); err != nil {
-			t.Fatal(err)
-		}
-		g.Actions = append(g.Actions, Timed{Action: a, At: at})
-		if a.Kind != engine.ActPass {
-			now = at // the other listeners were thinking at the same time
-		}
+	if g.Actions, err = drive.Play(s, epoch, bots); err != nil {
+		t.Fatal(err)
 	}
 	log := s.Log(engine.Spectator)
 	g.Over = log[len(log)-1].At
@@ -268,10 +241,10 @@ func TestCallsTogether(t *testing.T) {
 	a, b := (player+1)%4, (player+2)%4
 	at := epoch.Add(2 * time.Second)
 	g := Game{Options: opts, Seed: 11, Start: epoch, HostEnded: true}
-	for _, act := range []Timed{
-		{engine.Action{Kind: engine.ActPlay, Seat: player, No: 0, Cards: s.View(player).Hand[:1]}, at},
-		{engine.Action{Kind: engine.ActCall, Seat: b, No: 1}, at.Add(time.Second)},
-		{engine.Action{Kind: engine.ActCall, Seat: a, No: 1}, at.Add(time.Second + 50*time.Millisecond)},
+	for _, act := range []engine.Timed{
+		{Action: engine.Action{Kind: engine.ActPlay, Seat: player, No: 0, Cards: s.View(player).Hand[:1]}, At: at},
+		{Action: engine.Action{Kind: engine.ActCall, Seat: b, No: 1}, At: at.Add(time.Second)},
+		{Action: engine.Action{Kind: engine.ActCall, Seat: a, No: 1}, At: at.Add(time.Second + 50*time.Millisecond)},
 	} {
 		if err := s.Apply(act.Action, act.At); err != nil {
 			t.Fatal(err)

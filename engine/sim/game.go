@@ -6,6 +6,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/engine/drive"
 )
 
 // Seat is who plays one seat of a simulated game: a bot of a level and
@@ -75,8 +76,9 @@ const LeaderCards = 3
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Play plays a game to its end. Time is faked: each bot acts when its think
-// time has passed (a person when theirs has), and after a play the others
-// answer in think-time order, so the quickest listener shouts first.
+// time has passed (a person when theirs has), by the rule of package drive,
+// so after a play the others answer in think-time order and the quickest
+// listener shouts first.
 func Play(g Game) (Outcome, error) { return play(g, nil) }
 
 // play is Play, calling each (when not nil) after every change of the state.
@@ -107,24 +109,12 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		return engine.ThinkTime(d.Think, g.Options.Pace)
 	}
 	out := Outcome{Leader: -1, Winner: -1, Sneaks: make([]int, n), Caught: make([]int, n)}
-	now, end := epoch, epoch
-	// settle moves the clock to the next deadline and settles it.
-	settle := func() {
-		now = s.Deadline()
-		end = now
-		s.Tick(now)
-		if each != nil {
-			each(s)
-		}
-	}
-	// Each seat's view and the list of deciders are filled afresh before
-	// every decision, into arrays kept for the whole game.
+	end := epoch
+	// Each seat's view is filled afresh before every decision, into arrays
+	// kept for the whole game; who acts next, and when, is the driver's.
 	views := make([]engine.View, n+1)
 	watch := &views[n]
-	var (
-		ds     []engine.Decider
-		thinks []time.Duration
-	)
+	t := drive.New(s, epoch, think)
 	for !s.Over() {
 		if out.FirstOut == 0 && g.Options.PlayOn {
 			s.ViewInto(engine.Spectator, watch)
@@ -132,19 +122,17 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 				out.FirstOut = s.Plays()
 			}
 		}
-		ds = s.AppendDeciding(ds[:0])
-		if len(ds) == 0 {
-			settle()
+		next := t.Next()
+		if next.Deadline {
+			t.Settle(next.At)
+			end = next.At
+			if each != nil {
+				each(s)
+			}
 			continue
 		}
-		// The one who would act first (every listener has its own speed).
-		thinks = byThink(ds, thinks, think)
+		ds, at := next.Deciders, next.At
 		d := ds[0]
-		at := now.Add(thinks[0])
-		if dl := s.Deadline(); !dl.IsZero() && dl.Before(at) {
-			settle()
-			continue
-		}
 		v := &views[d.Seat]
 		s.ViewInto(d.Seat, v)
 		a, ok := players[d.Seat].Decide(v)
@@ -152,20 +140,15 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 			return out, errNothing
 		}
 		if a.Kind == engine.ActCall && s.Phase() == engine.PhaseCall {
-			secondCall(&out, s, ds[1:], players, views, now, at, think)
+			secondCall(&out, s, ds[1:], players, views, t.Since(), at, think)
 		}
 		if err := s.Apply(a, at); err != nil {
 			return out, err
 		}
+		t.Moved(a, at)
 		end = at
 		if each != nil {
 			each(s)
-		}
-		if a.Kind != engine.ActPass && s.Phase() != engine.PhaseShout {
-			// A pass keeps the clock at the play: the other listeners were
-			// thinking at the same time; so does a call held open for the
-			// grace, in which a listener as quick may call too.
-			now = at
 		}
 		if a.Kind == engine.ActPlay {
 			if out.Leader < 0 && s.HandSize(d.Seat) <= LeaderCards {
@@ -197,23 +180,6 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 		}
 	}
 	return out, nil
-}
-
-// byThink sorts the deciders by think time, quickest first, equal times
-// keeping their order (an insertion sort, which is stable), and returns
-// their think times in the same order, in thinks' array.
-func byThink(ds []engine.Decider, thinks []time.Duration, think func(engine.Decider) time.Duration) []time.Duration {
-	thinks = thinks[:0]
-	for i, d := range ds {
-		t := think(d)
-		thinks = append(thinks, t)
-		j := i
-		for ; j > 0 && thinks[j-1] > t; j-- {
-			ds[j], thinks[j] = ds[j-1], thinks[j-1]
-		}
-		ds[j], thinks[j] = d, t
-	}
-	return thinks
 }
 
 // secondCall counts, for a play the first listener in ds is about to call
