@@ -22,6 +22,10 @@ const (
 	// under four; mineStep raises a bot's bar (or, for a hard bot, the cost
 	// of a wrong call) for each card it holds itself under four.
 	closeStep, mineStep = 0.08, 0.05
+	// smallTableBar raises a medium bot's bar at a table of fewer than
+	// bigTable seats, where each wrong call is a big gift to the one or two
+	// seats that stayed silent.
+	smallTableBar = 0.05
 )
 
 // calls decides whether to shout on the last play. Every bot, easy included,
@@ -109,6 +113,9 @@ func (b *Bot) guess(v *engine.View) float64 {
 // cost it the game).
 func (b *Bot) bar(v *engine.View) float64 {
 	bar := float64(b.params.Floor)
+	if v.Playing() < bigTable {
+		bar += smallTableBar
+	}
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
 		bar -= closeStep * float64(4-left)
 	}

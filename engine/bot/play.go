@@ -9,8 +9,9 @@ import (
 // bluffTwo is how often a bot without the rank bluffs two cards, not one.
 const bluffTwo Chance = 0.2
 
-// padBoost scales a style's pad rate where padding pays.
-const padBoost = 4
+// bigTable is the table size from which a bot pads up to three quarters
+// of a rank's copies.
+const bigTable = 6
 
 // play chooses the cards for the seat's turn: its cards of the rank (padded
 // now and then with a wrong one), else a bluff, then perhaps a sneak.
@@ -53,25 +54,34 @@ func (b *Bot) play(v *engine.View, rng *source) engine.Action {
 }
 
 // pads decides whether to add one wrong card to a true claim of claim
-// cards. Easy pads at its style's rate anywhere. Medium and hard pad only
-// where it pays on the table as they have seen it: the chance that someone
-// calls one of their plays (from the listeners' own calls so far) times
-// the pile they would take if caught, against the one card more shed. A
-// table that rarely calls gets padded on more.
+// cards. Easy pads at its style's rate anywhere. Medium and hard pad where
+// it pays on the table as they have seen it: the chance that someone calls
+// one of their plays (from the listeners' own calls so far) times the pile
+// they would take if caught, against a bar of one card per listener. Only
+// the first seat out wins, so at a big table a card shed is worth more than
+// the pile's cards are (a person padding half their plays won 1.5 to 1.9
+// fair shares at six to ten seats against bots that padded only onto a near
+// empty pile); and a table that rarely calls gets padded on more. The pad
+// rate is the style's, scaled by the level's PadBoost.
 func (b *Bot) pads(v *engine.View, claim int, rng *source) bool {
 	if b.skill.AnyCard {
 		return chance(rng, b.params.Pad)
 	}
 	// A padded claim of more than half the copies is one a listener holding
-	// the rest can see is impossible.
-	if claim+1 > v.Options.Copies()/2 {
+	// the rest can see is impossible; at a table of six or more the hands
+	// are small enough to risk three quarters.
+	most := v.Options.Copies() / 2
+	if v.Playing() >= bigTable {
+		most = v.Options.Copies() * 3 / 4
+	}
+	if claim+1 > most {
 		return false
 	}
 	after := float64(max(0, mid(v.Pile)) + claim + 1)
-	if calledChance(v)*(after+1) >= 1 {
+	if calledChance(v)*(after+1) >= max(1, float64(v.Playing()-1)) {
 		return false
 	}
-	return chance(rng, Chance(min(1, padBoost*float64(b.params.Pad))))
+	return chance(rng, Chance(min(1, b.skill.PadBoost*float64(b.params.Pad))))
 }
 
 // spare picks k cards to part with: the ones needed last, or, for a bot that

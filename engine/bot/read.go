@@ -13,14 +13,27 @@ import (
 const (
 	// hardSharp is how steeply a hard bot's wish rises as a call pays more.
 	hardSharp = 8
+	// hardCost is what a pile a hard bot takes on a wrong call costs it,
+	// against the same pile taken by a caught liar: more than one, since a
+	// wrong call helps every other seat, the ones that never call most (a
+	// truthful person who never called won 1.3 fair shares at three and
+	// four seats against hard bots that counted it as one).
+	hardCost = 1.5
+	// bigTableCost is hardCost at a table of bigTable seats or more, where
+	// padding pays and an unpunished padder runs away with the game, so
+	// calling it is worth the risk.
+	bigTableCost = 1.0
 	// leadBoost is how much more it values catching a claimant for each card
 	// the claimant holds under four: stopping someone about to go out is
 	// worth far more than a share of a pile.
-	leadBoost = 0.5
+	leadBoost = 0.25
 	// sneakBar is the chance of a sneak past which it calls anyway, and
 	// sneakSharp how steeply: a caught sneaker is handed the penalty, so
 	// catching one pays the caller alone.
-	sneakBar, sneakSharp = 0.25, 4
+	sneakBar, sneakSharp = 0.15, 4
+	// threeSneakBar is sneakBar at three seats, where every pile a call
+	// moves between two bots gives the silent third seat half its worth.
+	threeSneakBar = 0.25
 	// clump is the beta-binomial's concentration: how strongly the copies of
 	// a rank travel together (small: a hand holds all of a rank or none).
 	clump = 2.0
@@ -56,13 +69,20 @@ func (b *Bot) read(v *engine.View) float64 {
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
 		share *= 1 + leadBoost*float64(4-left)
 	}
-	cost := 1.0
+	cost := hardCost
+	if v.Playing() >= bigTable {
+		cost = bigTableCost
+	}
 	if mine := len(v.Hand); mine <= 3 {
 		cost += mineStep * float64(4-mine)
 	}
 	gain := pLie*pile*share + pSneak*float64(v.Options.Penalty.Owed(1))
 	loss := (1 - pLie) * pile * cost
-	return max(clamp(hardSharp*(gain-loss)/pile), clamp(sneakSharp*(pSneak-sneakBar)))
+	bar := sneakBar
+	if v.Playing() <= 3 {
+		bar = threeSneakBar
+	}
+	return max(clamp(hardSharp*(gain-loss)/pile), clamp(sneakSharp*(pSneak-bar)))
 }
 
 // byRecord moves a chance of a lie by a seat's record (see liar): its odds

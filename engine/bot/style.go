@@ -21,8 +21,8 @@ type Style string
 // The styles. The site offers the first three; the other four exist for the
 // simulator, which needs players who differ only in how they sneak.
 const (
-	// Cautious lies when it must, sneaks now and then where it won't show,
-	// and calls when fairly sure.
+	// Cautious lies when it must, sneaks one card most plays where it won't
+	// show, and calls when fairly sure.
 	Cautious Style = "cautious"
 	// Bold pads true claims, sneaks often (sometimes two) and calls readily.
 	Bold Style = "bold"
@@ -94,8 +94,8 @@ var (
 	plain = Params{Pad: 0.08, Weight: 1, Floor: 0.4}
 
 	styles = map[Style]Params{
-		Cautious:  {Sneak: 0.6, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.45},
-		Bold:      {Sneak: 0.95, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.4, Reckless: 0.05},
+		Cautious:  {Sneak: 0.9, Most: 1, Pad: 0.05, Weight: 0.9, Floor: 0.45},
+		Bold:      {Sneak: 1, Most: 2, Pad: 0.2, Weight: 1.1, Floor: 0.4},
 		Caller:    {Pad: 0.02, Weight: 1.25, Floor: 0.32},
 		Honest:    plain,
 		Careful:   with(plain, func(p *Params) { p.Sneak, p.Most = 1, 2 }),
@@ -124,6 +124,10 @@ type Skill struct {
 	// AnyCard: it bluffs and sneaks with any card, not the ones it needs
 	// last, and never checks whether a sneak will show.
 	AnyCard bool
+	// PadBoost scales the style's pad rate where padding pays (never for a
+	// bot that pads anywhere, easy): a hard bot pads more, as the sharpest
+	// people at a big table do.
+	PadBoost float64
 }
 
 // Skill is the level's skill; an unknown level has none.
@@ -131,6 +135,6 @@ func (l Level) Skill() Skill { return skills[l] }
 
 var skills = map[Level]Skill{
 	Easy:   {Notice: 0.35, AnyCard: true},
-	Medium: {Notice: 0.75},
-	Hard:   {Notice: 1},
+	Medium: {Notice: 0.75, PadBoost: 4},
+	Hard:   {Notice: 1, PadBoost: 12},
 }

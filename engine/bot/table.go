@@ -17,7 +17,7 @@ const (
 	// priorCalls is how many calls' worth of the table's record a seat's
 	// own record is weighed against, and recordWeight the power the
 	// record's factor is raised to before it moves a chance of a lie.
-	priorCalls, recordWeight = 2, 2
+	priorCalls, recordWeight = 2, 3
 )
 
 // calledChance is the chance someone calls one of this seat's plays, read

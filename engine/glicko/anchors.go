@@ -4,16 +4,16 @@ package glicko
 // `bullshit anchors` measures. Medium is the scale's middle at every size;
 // easy and hard sit at the Elo gaps measured between the levels at that
 // size (docs/bullshit.md, "Measured strength: the anchors"). The gaps differ
-// by size (hard pulls further ahead of medium the bigger the table), so a
-// game is rated against its own size's anchors. A
+// by size (medium is further ahead of easy at four and six seats than at
+// eight and ten), so a game is rated against its own size's anchors. A
 // test fails when the measured report and these drift apart by more than
 // the report's interval.
 var MeasuredAnchors = map[int]map[string]float64{
-	3:  {"easy": 1151, "medium": 1500, "hard": 1502},
-	4:  {"easy": 1135, "medium": 1500, "hard": 1519},
-	6:  {"easy": 1121, "medium": 1500, "hard": 1546},
-	8:  {"easy": 1177, "medium": 1500, "hard": 1579},
-	10: {"easy": 1192, "medium": 1500, "hard": 1609},
+	3:  {"easy": 1177, "medium": 1500, "hard": 1524},
+	4:  {"easy": 1127, "medium": 1500, "hard": 1537},
+	6:  {"easy": 1141, "medium": 1500, "hard": 1504},
+	8:  {"easy": 1204, "medium": 1500, "hard": 1526},
+	10: {"easy": 1196, "medium": 1500, "hard": 1519},
 }
 
 // AnchorsAt are the bot levels' fixed ratings at a table of seats: the
