@@ -84,10 +84,10 @@ type browser struct {
 
 	fetches sync.WaitGroup // reading response bodies
 
-	mu       sync.Mutex
-	urls     map[network.RequestID]string
-	types    map[network.RequestID]network.ResourceType
-	codes    map[network.RequestID]int
+	mu    sync.Mutex
+	urls  map[network.RequestID]string
+	types map[network.RequestID]network.ResourceType
+	codes map[network.RequestID]int
 	// capture counts the resets of what was captured (resetCapture), and
 	// sentIn says in which capture each request was sent: a request the
 	// previous page sent before a reset is no load of the next one, however
