@@ -89,3 +89,17 @@ func TestProbeMethods(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyBoundsAHangingCheck: a check that never answers (a database
+// that doesn't) fails the probe when its budget ends instead of hanging it.
+func TestReadyBoundsAHangingCheck(t *testing.T) {
+	ready := ops.NewReady(nil)
+	ready.Add("database", func(ctx context.Context) error {
+		<-ctx.Done()
+		return ctx.Err()
+	})
+	w := do(t, router(ops.NewMetrics(ops.Config{}), ready), "GET", ops.PathReady)
+	if w.Code != 503 || w.Body.String() != "not ready: database\n" {
+		t.Errorf("got %d %q, want 503 \"not ready: database\\n\"", w.Code, w.Body)
+	}
+}

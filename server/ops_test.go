@@ -115,6 +115,18 @@ func TestOperations(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// A stream is counted open while it is, and as a request once it ends,
+	// but never timed.
+	streamCtx, endStream := context.WithCancel(ctx)
+	streamed := make(chan error, 1)
+	go func() {
+		streamed <- c.Events(streamCtx, id, func(engine.View) error { return nil })
+	}()
+	scrapeUntil(t, srv.URL, "bullshit_streams_open 1")
+	endStream()
+	<-streamed
+	scrapeUntil(t, srv.URL, `bullshit_http_requests_total{code="200",method="GET",route="/api/v1/games/:id/events"} 1`)
+
 	status, body := get(t, srv.URL+"/metrics")
 	if status != 200 {
 		t.Fatalf("GET /metrics: got %d, want 200", status)
@@ -134,6 +146,9 @@ func TestOperations(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("the scrape lacks %q", want)
 		}
+	}
+	if strings.Contains(body, `request_duration_seconds_count{method="GET",route="/api/v1/games/:id/events"}`) {
+		t.Error("the event stream is among the request durations")
 	}
 	if strings.Contains(body, id) {
 		t.Errorf("the scrape names game %s", id)
@@ -196,5 +211,20 @@ func TestReadyNeedsTheDatabase(t *testing.T) {
 	}
 	if status, _ := get(t, srv.URL+"/livez"); status != 200 {
 		t.Errorf("GET /livez, the database closed: got %d, want 200", status)
+	}
+}
+
+// scrapeUntil scrapes until the answer has want, failing after a while.
+func scrapeUntil(t *testing.T, base, want string) {
+	t.Helper()
+	for tries := 0; ; tries++ {
+		_, body := get(t, base+"/metrics")
+		if strings.Contains(body, want) {
+			return
+		}
+		if tries == 500 {
+			t.Fatalf("the scrape never had %q:\n%s", want, body)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
