@@ -56,3 +56,23 @@ func sameCounts(a, b map[Timing]int64) bool {
 	}
 	return len(a) == len(b)
 }
+
+// BenchmarkTables is one count of 20,000 running tables, as each scrape of
+// the metrics makes it.
+func BenchmarkTables(b *testing.B) {
+	m := &Manager{running: map[string]*table{}}
+	for i := range 20000 {
+		t := &table{}
+		status := StatusLive
+		if i%50 == 0 {
+			status = StatusOpen
+		}
+		t.snap.Store(&snapshot{summary: Summary{Status: status}})
+		m.running[string(rune(i))+"-"+string(rune(i/7))] = t
+	}
+	for b.Loop() {
+		if open, playing := m.Tables(); open+playing != len(m.running) {
+			b.Fatalf("got %d and %d, want %d in all", open, playing, len(m.running))
+		}
+	}
+}

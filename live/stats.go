@@ -177,9 +177,15 @@ func (m *Manager) Observe(fn func(Timing, time.Duration)) {
 // Tables counts the tables this Manager runs: those waiting for players and
 // those being played.
 func (m *Manager) Tables() (open, playing int) {
+	// Copied under the lock and counted outside it: every request looks
+	// a table up under that lock, and a table's status is a pointer away.
 	m.mu.RLock()
-	defer m.mu.RUnlock()
+	tables := make([]*table, 0, len(m.running))
 	for _, t := range m.running {
+		tables = append(tables, t)
+	}
+	m.mu.RUnlock()
+	for _, t := range tables {
 		switch t.snap.Load().summary.Status {
 		case StatusOpen:
 			open++

@@ -45,6 +45,18 @@ func router(m *ops.Metrics, ready *ops.Ready) *echo.Echo {
 	e := echo.New()
 	e.Pre(ops.Routes(m, ready))
 	e.Use(m.Requests)
+	routes(e)
+	return e
+}
+
+// uncountedRouter is router without the metrics, to compare with.
+func uncountedRouter() *echo.Echo {
+	e := echo.New()
+	routes(e)
+	return e
+}
+
+func routes(e *echo.Echo) {
 	e.POST("/games/:id/play", func(c echo.Context) error { return c.NoContent(http.StatusNoContent) })
 	e.GET("/games/:id", func(c echo.Context) error { return c.String(http.StatusOK, "a page") })
 	e.GET("/games/:id/events", func(c echo.Context) error {
@@ -54,7 +66,6 @@ func router(m *ops.Metrics, ready *ops.Ready) *echo.Echo {
 		return err
 	})
 	e.GET("/broken", func(c echo.Context) error { return echo.NewHTTPError(http.StatusInternalServerError) })
-	return e
 }
 
 func do(t *testing.T, h http.Handler, method, path string) *httptest.ResponseRecorder {
