@@ -156,9 +156,9 @@ func (c tablesCollector) Collect(ch chan<- prometheus.Metric) {
 
 // Requests is the router's middleware that counts and times each request
 // by its route's pattern, never its path (a game code in a label would make
-// a series per game). It goes right after the router's Observe middleware,
-// and like it answers a handler's error itself, so the status it records is
-// the one sent. An event stream is counted but not timed: its length is the
+// a series per game). It goes inside the router's logging and outside its
+// recovery from panics (see api.Observe), and answers a handler's error
+// itself, so the status it records is the one sent. An event stream is counted but not timed: its length is the
 // client's, and it would swamp every bucket.
 func (m *Metrics) Requests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {

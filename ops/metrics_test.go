@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"bullshit/live"
@@ -44,7 +45,7 @@ func (f *fakeRuntime) Observe(fn func(live.Timing, time.Duration)) { f.observe =
 func router(m *ops.Metrics, ready *ops.Ready) *echo.Echo {
 	e := echo.New()
 	e.Pre(ops.Routes(m, ready))
-	e.Use(m.Requests)
+	e.Use(m.Requests, middleware.Recover())
 	routes(e)
 	return e
 }
@@ -66,6 +67,7 @@ func routes(e *echo.Echo) {
 		return err
 	})
 	e.GET("/broken", func(c echo.Context) error { return echo.NewHTTPError(http.StatusInternalServerError) })
+	e.GET("/panics", func(c echo.Context) error { panic("a bug") })
 }
 
 func do(t *testing.T, h http.Handler, method, path string) *httptest.ResponseRecorder {
@@ -97,6 +99,7 @@ func TestMetricsMove(t *testing.T) {
 		{"GET", "/games/abc", 200},
 		{"GET", "/games/abc/events", 200},
 		{"GET", "/broken", 500},
+		{"GET", "/panics", 500},
 		{"GET", "/no/such/page/abc123", 404},
 		{"BREW", "/games/abc", 405},
 	} {
@@ -132,6 +135,7 @@ func TestMetricsMove(t *testing.T) {
 		`bullshit_http_requests_total{code="200",method="GET",route="/games/:id"} 1`,
 		`bullshit_http_requests_total{code="200",method="GET",route="/games/:id/events"} 1`,
 		`bullshit_http_requests_total{code="500",method="GET",route="/broken"} 1`,
+		`bullshit_http_requests_total{code="500",method="GET",route="/panics"} 1`,
 		`bullshit_http_requests_total{code="404",method="GET",route="unmatched"} 1`,
 		`bullshit_http_requests_total{code="405",method="other",route="/games/:id"} 1`,
 		`bullshit_http_request_duration_seconds_count{method="POST",route="/games/:id/play"} 2`,

@@ -51,10 +51,11 @@ func New(cfg Config) *echo.Echo {
 	}
 	// Before the routing, so no other middleware sees the probes.
 	e.Pre(ops.Routes(cfg.Metrics, cfg.Ready))
-	e.Use(api.Observe(cfg.Logger)...)
+	var counted []echo.MiddlewareFunc
 	if cfg.Metrics != nil {
-		e.Use(cfg.Metrics.Requests)
+		counted = append(counted, cfg.Metrics.Requests)
 	}
+	e.Use(api.Observe(cfg.Logger, counted...)...)
 	cfg.API.Register(e)
 	cfg.Web.Register(e, web.Limits{Requests: cfg.API.LimitAddress, Stream: cfg.API.OpenStream})
 	return e
