@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -165,40 +166,47 @@ func (c tablesCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(playing), "playing")
 }
 
-// Requests is the router's middleware that counts and times each request
-// by its route's pattern, never its path (a game code in a label would make
-// a series per game). It goes inside the router's logging and outside its
+// Requests is router e's middleware that counts and times each request by
+// its route's pattern, never its path (a game code in a label would make a
+// series per game). It goes inside the router's logging and outside its
 // recovery from panics (see api.Observe), and answers a handler's error
-// itself, so the status it records is the one sent. An event stream is counted but not timed: its length is the
-// client's, and it would swamp every bucket.
-func (m *Metrics) Requests(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		start := time.Now()
-		if err := next(c); err != nil {
-			c.Error(err)
+// itself, so the status it records is the one sent. An event stream is
+// counted but not timed: its length is the client's, and it would swamp
+// every bucket.
+func (m *Metrics) Requests(e *echo.Echo) echo.MiddlewareFunc {
+	// The routes are all registered before the first request.
+	known := sync.OnceValue(func() map[string]bool {
+		paths := map[string]bool{}
+		for _, r := range e.Routes() {
+			paths[r.Path] = true
 		}
-		took := time.Since(start).Seconds()
-		method, route := methodLabel(c.Request().Method), routeLabel(c)
-		status := c.Response().Status
-		m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
-		if strings.HasPrefix(c.Response().Header().Get(echo.HeaderContentType), "text/event-stream") {
+		return paths
+	})
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			start := time.Now()
+			if err := next(c); err != nil {
+				c.Error(err)
+			}
+			took := time.Since(start).Seconds()
+			// A request no route matched has the pattern of the
+			// nearest node of echo's tree, or none: "unmatched".
+			route := c.Path()
+			if !known()[route] {
+				route = "unmatched"
+			}
+			method, status := methodLabel(c.Request().Method), c.Response().Status
+			m.requests.WithLabelValues(method, route, strconv.Itoa(status)).Inc()
+			if strings.HasPrefix(c.Response().Header().Get(echo.HeaderContentType), "text/event-stream") {
+				return nil
+			}
+			m.durations.WithLabelValues(method, route).Observe(took)
+			if status < http.StatusBadRequest && m.isMove(c.Request().Method, route) {
+				m.acks.Observe(took)
+			}
 			return nil
 		}
-		m.durations.WithLabelValues(method, route).Observe(took)
-		if status < http.StatusBadRequest && m.isMove(c.Request().Method, c.Path()) {
-			m.acks.Observe(took)
-		}
-		return nil
 	}
-}
-
-// routeLabel is the request's route pattern. A request no route matched is
-// "unmatched", whatever its path: the path is the client's to choose.
-func routeLabel(c echo.Context) string {
-	if c.Path() == "" || c.Response().Status == http.StatusNotFound && c.Path() == c.Request().URL.Path {
-		return "unmatched"
-	}
-	return c.Path()
 }
 
 // methodLabel keeps the label's values to the methods there are: the

@@ -45,7 +45,7 @@ func (f *fakeRuntime) Observe(fn func(live.Timing, time.Duration)) { f.observe =
 func router(m *ops.Metrics, ready *ops.Ready) *echo.Echo {
 	e := echo.New()
 	e.Pre(ops.Routes(m, ready))
-	e.Use(m.Requests, middleware.Recover())
+	e.Use(m.Requests(e), middleware.Recover())
 	routes(e)
 	return e
 }
@@ -101,6 +101,7 @@ func TestMetricsMove(t *testing.T) {
 		{"GET", "/broken", 500},
 		{"GET", "/panics", 500},
 		{"GET", "/no/such/page/abc123", 404},
+		{"GET", "/games/abc/nothing", 404},
 		{"BREW", "/games/abc", 405},
 	} {
 		if w := do(t, e, r.method, r.path); w.Code != r.status {
@@ -136,7 +137,7 @@ func TestMetricsMove(t *testing.T) {
 		`bullshit_http_requests_total{code="200",method="GET",route="/games/:id/events"} 1`,
 		`bullshit_http_requests_total{code="500",method="GET",route="/broken"} 1`,
 		`bullshit_http_requests_total{code="500",method="GET",route="/panics"} 1`,
-		`bullshit_http_requests_total{code="404",method="GET",route="unmatched"} 1`,
+		`bullshit_http_requests_total{code="404",method="GET",route="unmatched"} 2`,
 		`bullshit_http_requests_total{code="405",method="other",route="/games/:id"} 1`,
 		`bullshit_http_request_duration_seconds_count{method="POST",route="/games/:id/play"} 2`,
 		`bullshit_http_request_duration_seconds_count{method="GET",route="/games/:id"} 1`,

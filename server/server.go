@@ -53,7 +53,7 @@ func New(cfg Config) *echo.Echo {
 	e.Pre(ops.Routes(cfg.Metrics, cfg.Ready))
 	var counted []echo.MiddlewareFunc
 	if cfg.Metrics != nil {
-		counted = append(counted, cfg.Metrics.Requests)
+		counted = append(counted, cfg.Metrics.Requests(e))
 	}
 	e.Use(api.Observe(cfg.Logger, counted...)...)
 	cfg.API.Register(e)
