@@ -68,7 +68,9 @@ func StartNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 		return nil, errors.New("cluster: give either a NATS URL or an address for the embedded server")
 	}
 	n := &NATS{log: cfg.Logger, closed: make(chan struct{})}
-	opts := []nats.Option{nats.Name(cfg.Name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+	// NoEcho: a node never needs its own frames back, nor its own calls
+	// (it runs those tables itself).
+	opts := []nats.Option{nats.Name(cfg.Name), nats.NoEcho(), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.ErrorHandler(n.asyncError),
 		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { n.log.Warn("NATS disconnected", "err", err) }),
 		nats.ReconnectHandler(func(c *nats.Conn) { n.log.Info("NATS reconnected", "url", c.ConnectedUrlRedacted()) }),

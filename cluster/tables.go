@@ -88,6 +88,11 @@ func NewTables(ctx context.Context, cfg TablesConfig) *Tables {
 		patience: cfg.Patience, settle: cfg.Settle, ctx: ctx, subs: make(map[string]*nats.Subscription)}
 }
 
+// SetManager gives the Tables their Manager, before any call: the
+// Manager publishes to the Frames that read through the Tables, so one of
+// the three is made without the next.
+func (t *Tables) SetManager(m *live.Manager) { t.m = m }
+
 // Watch is live.Cluster's Watch: the node answers for a game while its
 // Manager runs the table.
 func (t *Tables) Watch(game string, running bool) {

@@ -15,25 +15,17 @@ import (
 )
 
 // pair is two nodes on one PostgreSQL schema, on one fake clock, each with
-// its Manager and Tables and an embedded NATS server routed to the other.
+// its Manager, Tables and Frames (over a hub that records what it is
+// given) and an embedded NATS server routed to the other.
 type pair struct {
 	clock  *live.FakeClock
 	tables [2]*Tables
+	frames [2]*Frames
+	hubs   [2]*recorder
 	nodes  []*NATS
 }
 
-// watcher stands in for live.Cluster's Watch in these tests: a table stops
-// answering for its game once its streams are closed.
-type watcher struct{ t **Tables }
-
-func (w watcher) Publish(string, live.Frame) {}
-func (w watcher) Close(game string) {
-	if *w.t != nil {
-		(*w.t).Watch(game, false)
-	}
-}
-
-func newPair(t *testing.T) *pair {
+func newPair(t *testing.T, quiet time.Duration) *pair {
 	t.Helper()
 	if !storetest.HavePostgres() {
 		t.Skipf("%s is not set to a PostgreSQL URL: two nodes share one database", storetest.PostgresEnv)
@@ -47,11 +39,14 @@ func newPair(t *testing.T) *pair {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: watcher{&p.tables[i]}})
+		p.hubs[i] = newRecorder()
+		p.tables[i] = NewTables(ctx, TablesConfig{Conn: p.nodes[i].Conn})
+		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet})
+		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: p.frames[i]})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.tables[i] = NewTables(ctx, TablesConfig{Manager: m, Conn: p.nodes[i].Conn})
+		p.tables[i].SetManager(m)
 		t.Cleanup(func() {
 			if err := m.Close(context.Background()); err != nil {
 				t.Error(err)
@@ -59,6 +54,12 @@ func newPair(t *testing.T) *pair {
 			st.Close()
 		})
 	}
+	t.Cleanup(func() {
+		cancel()
+		for _, fs := range p.frames {
+			fs.Wait()
+		}
+	})
 	return p
 }
 
@@ -86,7 +87,7 @@ func sameErr(t *testing.T, what string, owner, other error) {
 }
 
 func TestCallsThroughTheOtherNode(t *testing.T) {
-	p := newPair(t)
+	p := newPair(t, 0)
 	owner, other := p.tables[0], p.tables[1]
 	ctx := t.Context()
 	host, err := owner.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
@@ -198,7 +199,7 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 }
 
 func TestUnknownGameFallsBackToTheStore(t *testing.T) {
-	p := newPair(t)
+	p := newPair(t, 0)
 	_, err := p.tables[1].Get(t.Context(), "zzzzzz")
 	if code, _, _ := errcode.Of(err); code != errcode.NotFound {
 		t.Errorf("Get of a game nobody has: got %v (%q), want %q", err, code, errcode.NotFound)
