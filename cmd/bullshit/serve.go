@@ -50,7 +50,12 @@ func serve(ctx context.Context, args []string) error {
 		"mark every cookie Secure, for a server only ever reached over HTTPS (default on when $BULLSHIT_SECURE_COOKIES is 1)")
 	shutdownHTTP := fs.Duration("shutdown-http", defaultShutdownHTTP, "on a stop, how long requests in flight may take before their connections are cut")
 	shutdownTables := fs.Duration("shutdown-tables", defaultShutdownTables, "on a stop, how long the tables then have to store their last moves")
+	clusterSettings := clusterFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	clustered, err := clusterSettings(*db)
+	if err != nil {
 		return err
 	}
 	if *speed < 1 || *speed > 100 {
@@ -95,7 +100,7 @@ func serve(ctx context.Context, args []string) error {
 	// The tables and the streams outlive the signal: they are stopped in
 	// order below, after the requests in flight have had their answers.
 	site, err := router.Assemble(ctx, st, clock, logger, router.Settings{TrustedProxies: trusted,
-		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies})
+		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies, Cluster: clustered})
 	if err != nil {
 		return err
 	}
