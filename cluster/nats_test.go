@@ -12,7 +12,7 @@ import (
 
 // startMesh starts n embedded servers routed to the first one on loopback,
 // and waits until each has routes to all the others.
-func startMesh(t *testing.T, n int) []*NATS {
+func startMesh(t testing.TB, n int) []*NATS {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var nodes []*NATS
@@ -46,7 +46,7 @@ func startMesh(t *testing.T, n int) []*NATS {
 
 // waitFor polls cond until it holds, failing the test after a generous
 // bound: the bound is a hang's guard, not a timing assertion.
-func waitFor(t *testing.T, what string, cond func() bool) {
+func waitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for !cond() {

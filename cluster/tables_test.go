@@ -25,7 +25,7 @@ type pair struct {
 	nodes  []*NATS
 }
 
-func newPair(t *testing.T, quiet time.Duration) *pair {
+func newPair(t testing.TB, quiet time.Duration) *pair {
 	t.Helper()
 	if !storetest.HavePostgres() {
 		t.Skipf("%s is not set to a PostgreSQL URL: two nodes share one database", storetest.PostgresEnv)
@@ -164,6 +164,22 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	_, errOther = other.Act(ctx, id, out)
 	_, errOwner = owner.Act(ctx, id, out)
 	sameErr(t, "a play out of turn", errOwner, errOther)
+
+	// The token crosses with the call, and the table checks it again: a
+	// token of another seat's is refused on both nodes alike.
+	bobSeat, err := owner.Authenticate(ctx, id, bob.Token) // the start numbered the seats afresh
+	if err != nil {
+		t.Fatal(err)
+	}
+	passer := 0
+	for passer == turn || passer == bobSeat {
+		passer++
+	}
+	// The seat may let the play go, but not with Bob's token.
+	wrong := engine.Action{Kind: engine.ActPass, Seat: passer, No: after.Plays}
+	_, errOther = other.Act(live.WithToken(ctx, bob.Token), id, wrong)
+	_, errOwner = owner.Act(live.WithToken(ctx, bob.Token), id, wrong)
+	sameErr(t, "a move with another seat's token", errOwner, errOther)
 
 	lOwner, _ := owner.Log(ctx, id, engine.Spectator)
 	lOther, err := other.Log(ctx, id, engine.Spectator)
