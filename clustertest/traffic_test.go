@@ -167,14 +167,15 @@ func (a *anyNode) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	m, isMove := a.rec.moveOf(req, body)
 	if !isMove {
-		return a.base.RoundTrip(out)
+		resp, err := a.base.RoundTrip(out)
+		return resp, a.unreached(req, nd, err)
 	}
 	o := op{move: m, Node: nd.name, Call: a.rec.since()}
 	resp, err := a.base.RoundTrip(out)
 	if err != nil {
 		o.Return, o.Outcome = a.rec.since(), unknown
 		a.rec.add(o)
-		return nil, err
+		return nil, a.unreached(req, nd, err)
 	}
 	// The whole answer is read here so that the move's return is when
 	// the client had it.
@@ -200,6 +201,17 @@ func (a *anyNode) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	a.rec.add(o)
 	return resp, err
+}
+
+// unreached is the error of a request that got no answer. A node that
+// gave none (killed, paused) is a server unreachable, which a client
+// retries, not the end of the client's own context, which the transport's
+// timeout would otherwise look like (client.Play stops on that).
+func (a *anyNode) unreached(req *http.Request, nd *node, err error) error {
+	if err == nil || req.Context().Err() != nil {
+		return err
+	}
+	return fmt.Errorf("no answer from %s: %s", nd.name, err.Error())
 }
 
 // clients are the API players' clients: one transport through anyNode. A
