@@ -22,8 +22,8 @@ import (
 // loadCluster starts a node: it takes its lease, then its own games back
 // and the orphans, and starts the lease's and the claims' goroutines.
 func (m *Manager) loadCluster(ctx context.Context) error {
-	if !m.renew(ctx) {
-		return fmt.Errorf("live: take the lease of node %s: the database did not answer", m.cl.cfg.Node)
+	if err := m.renew(ctx); err != nil {
+		return fmt.Errorf("live: take the lease of node %s: %w", m.cl.cfg.Node, err)
 	}
 	for {
 		claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Node, nil, claimBatch)

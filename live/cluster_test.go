@@ -5,6 +5,7 @@ import (
 	"fmt"
 	neturl "net/url"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -456,5 +457,31 @@ func TestClusterCutOff(t *testing.T) {
 	}
 	if got := cut.m.Stats().Fenced; got != 0 {
 		t.Errorf("the cut node's writes refused by the fence: got %d, want none (it stopped first)", got)
+	}
+}
+
+// TestClusterNeedsPostgres: a node's settings are checked, and a cluster
+// on SQLite, which has one writer, is refused at the start.
+func TestClusterNeedsPostgres(t *testing.T) {
+	st := openStore(t)
+	tests := []struct {
+		name    string
+		cluster Cluster
+		want    string
+	}{
+		{"no name", Cluster{Lease: time.Second}, "needs a name"},
+		{"no lease", Cluster{Node: "a"}, "needs a lease time"},
+		{"sqlite", Cluster{Node: "a", Lease: time.Second}, store.ErrSingleNode.Error()},
+	}
+	for _, tt := range tests {
+		m, err := New(context.Background(), Config{Store: st, Cluster: &tt.cluster})
+		if err == nil {
+			m.Close(context.Background())
+			t.Errorf("%s: got no error, want %q", tt.name, tt.want)
+			continue
+		}
+		if !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

@@ -60,6 +60,7 @@ var (
 	errDraining = errors.New("the server is handing its tables over")
 	errNotHeld  = errors.New("live: the lease is not held")
 	errLoading  = errors.New("live: still rebuilding the games")
+	errFrozen   = errors.New("the renewal is frozen (a test's fault)")
 )
 
 // lease is a node's hold on its lease and its counters.
@@ -119,17 +120,16 @@ func (l *lease) lapsed() bool { return !l.cfg.IgnoreDeadline && l.left() <= 0 }
 // draining.
 func (l *lease) serving() bool { return l.held.Load() && !l.draining.Load() && !l.lapsed() }
 
-// renew renews the lease once; ok reports that it is held. A renewal whose
-// answer takes longer than the time between renewals, or that fails, is
-// counted late.
-func (m *Manager) renew(ctx context.Context) (ok bool) {
+// renew renews the lease once. A renewal whose answer takes longer than
+// the time between renewals, or that fails, is counted late.
+func (m *Manager) renew(ctx context.Context) error {
 	l := m.cl
 	if l.draining.Load() {
-		return false
+		return errDraining
 	}
 	if l.cfg.FreezeRenewal != nil && l.cfg.FreezeRenewal() {
 		l.late.Add(1)
-		return false
+		return errFrozen
 	}
 	sent := time.Since(l.base)
 	rctx, cancel := context.WithTimeout(ctx, l.cfg.Lease)
@@ -138,7 +138,7 @@ func (m *Manager) renew(ctx context.Context) (ok bool) {
 	if err != nil {
 		l.late.Add(1)
 		m.leaseTrouble.fail(m.log, m.clock.Now(), "renewing the lease is failing", err, slog.String("node", l.cfg.Node))
-		return false
+		return err
 	}
 	if time.Since(l.base)-sent > l.cfg.Lease/4 {
 		l.late.Add(1)
@@ -158,7 +158,7 @@ func (m *Manager) renew(ctx context.Context) (ok bool) {
 		m.reclaimDropped(ctx)
 		l.claimNow()
 	}
-	return true
+	return nil
 }
 
 // keepLease renews the lease every Lease/4 until the Manager stops.
