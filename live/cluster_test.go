@@ -242,6 +242,7 @@ func TestClusterFailover(t *testing.T) {
 	// n0 freezes, not noticing: the fence alone stops it.
 	n0 := c.nodes[0]
 	n0.frozen.Store(true)
+	frozeAt := time.Now()
 	movedFrom := func(nd *node, ids []string) func() bool {
 		return func() bool {
 			for _, id := range ids {
@@ -253,6 +254,7 @@ func TestClusterFailover(t *testing.T) {
 		}
 	}
 	c.await("n0's games claimed by its peers", 20*time.Second, movedFrom(n0, mine[0]))
+	t.Logf("n0's games claimed %v after it froze (lease %v)", time.Since(frozeAt).Round(time.Millisecond), clusterLease)
 	for _, id := range mine[0] {
 		if owner, epoch, status := c.owner(id); status == "live" && epoch < 2 {
 			t.Errorf("game %s: claimed by %s at epoch %d, want 2 or more", id, owner, epoch)
@@ -273,6 +275,7 @@ func TestClusterFailover(t *testing.T) {
 	// n1 freezes and notices: it stops its tables before its lease ends.
 	n1 := c.nodes[1]
 	n1.frozen.Store(true)
+	frozeAt = time.Now()
 	c.await("n1 stopping its tables", 20*time.Second, func() bool {
 		for _, id := range games {
 			if n1.m.Runs(id) {
@@ -285,6 +288,7 @@ func TestClusterFailover(t *testing.T) {
 		t.Errorf("n1's late renewals: got %d, want some", got)
 	}
 	c.await("every game on n2", 20*time.Second, movedFrom(n1, games))
+	t.Logf("n1's games claimed %v after it froze", time.Since(frozeAt).Round(time.Millisecond))
 
 	n2 := c.nodes[2]
 	c.await("every game finished", 3*time.Minute, func() bool {
@@ -328,6 +332,7 @@ func TestClusterDrain(t *testing.T) {
 	defer c.close()
 	from, to := c.nodes[0], c.nodes[1]
 	games := c.botGames(from, 3)
+	drained := time.Now()
 	if err := from.m.Drain(c.ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -356,6 +361,7 @@ func TestClusterDrain(t *testing.T) {
 		}
 		return true
 	})
+	t.Logf("the peer ran every table %v after the drain began (lease %v)", time.Since(drained).Round(time.Millisecond), time.Minute)
 	before := make(map[string]int)
 	for _, id := range games {
 		mu.Lock()
