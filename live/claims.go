@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"time"
 
 	"bullshit/store"
@@ -59,6 +61,9 @@ func (m *Manager) claimLoop() {
 			timer.Reset(m.cl.cfg.ClaimEvery)
 		case <-m.cl.wake:
 		}
+		// Games stopped when the lease lapsed that a renewal's take-back
+		// missed (a table that stopped by itself just after it).
+		m.reclaimDropped(m.ctx)
 		if err := m.claimOrphans(m.ctx); err != nil {
 			m.log.Warn("claiming orphaned games failed; trying again", slog.Any("err", err))
 		}
@@ -88,6 +93,7 @@ func (m *Manager) claimOrphans(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("live: claim orphaned games: %w", err)
 		}
+		m.cl.claiming.Lock()
 		for _, c := range claims {
 			alive := time.Time{}
 			if !c.LeaseEnded.IsZero() {
@@ -95,8 +101,15 @@ func (m *Manager) claimOrphans(ctx context.Context) error {
 				// ago the database saw it end.
 				alive = m.clock.Now().Add(-c.Orphaned)
 			}
+			if !m.cl.serving() {
+				// The lease lapsed as it claimed: the games are this
+				// node's in the store, to take back with the others.
+				m.cl.drop(c.Game, alive)
+				continue
+			}
 			m.adopt(ctx, c, alive)
 		}
+		m.cl.claiming.Unlock()
 		if len(claims) < claimBatch {
 			return nil
 		}
@@ -104,29 +117,44 @@ func (m *Manager) claimOrphans(ctx context.Context) error {
 	return nil
 }
 
+// drop notes a game this node owns in the store but runs no table for,
+// since at (the earliest, if noted twice).
+func (l *lease) drop(game string, at time.Time) {
+	l.dropMu.Lock()
+	defer l.dropMu.Unlock()
+	if _, ok := l.dropped[game]; !ok {
+		l.dropped[game] = at
+	}
+}
+
 // reclaimDropped takes back the games this node stopped when its lease
 // lapsed, now that it holds the lease again: nobody else claims a game
 // while its owner's lease runs.
 func (m *Manager) reclaimDropped(ctx context.Context) {
 	l := m.cl
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.dropped) == 0 {
+	l.claiming.Lock()
+	defer l.claiming.Unlock()
+	l.dropMu.Lock()
+	dropped := maps.Clone(l.dropped)
+	l.dropMu.Unlock()
+	if len(dropped) == 0 || !l.serving() {
 		return
 	}
-	ids := make([]string, 0, len(l.dropped))
-	for id := range l.dropped {
-		ids = append(ids, id)
-	}
+	ids := slices.Collect(maps.Keys(dropped))
 	claims, err := l.st.Reclaim(ctx, l.cfg.Node, ids, len(ids))
 	if err != nil {
-		m.log.Warn("taking back the games stopped when the lease lapsed failed; their tables wait for a claim", slog.Any("err", err))
+		m.log.Warn("taking back the games stopped when the lease lapsed failed; trying again", slog.Any("err", err))
 		return
 	}
-	for _, c := range claims {
-		m.adopt(ctx, c, l.dropped[c.Game])
+	// Those not taken back are another node's now, or over.
+	l.dropMu.Lock()
+	for _, id := range ids {
+		delete(l.dropped, id)
 	}
-	clear(l.dropped)
+	l.dropMu.Unlock()
+	for _, c := range claims {
+		m.adopt(ctx, c, dropped[c.Game])
+	}
 }
 
 // adopt starts the table of a game this node just claimed at c.Epoch,
@@ -137,7 +165,7 @@ func (m *Manager) adopt(ctx context.Context, c store.Claim, alive time.Time) {
 	old := m.running[c.Game]
 	m.mu.RUnlock()
 	if old != nil {
-		old.takeAway(errLapsed)
+		old.takeAway(errReplaced)
 		select {
 		case <-old.done:
 		case <-ctx.Done():
@@ -165,6 +193,11 @@ func (m *Manager) adopt(ctx context.Context, c store.Claim, alive time.Time) {
 	if err := m.add(t); err != nil {
 		return
 	}
+	// Running again here: not to be taken back (a lapse may have noted
+	// the table that stopped before this one).
+	m.cl.dropMu.Lock()
+	delete(m.cl.dropped, c.Game)
+	m.cl.dropMu.Unlock()
 	m.log.Info("game claimed", slog.String("game", c.Game), slog.Int64("epoch", c.Epoch))
 }
 
@@ -199,8 +232,13 @@ func (t *table) surrender(why error) { t.halt(&handedOver{why}) }
 // told to try again (the node that got it retries on the new owner), and
 // nothing more is published or written.
 func (t *table) handOver(h *handedOver) {
-	if errors.Is(h.why, store.ErrFenced) {
+	switch {
+	case errors.Is(h.why, store.ErrFenced):
 		t.m.cl.fenced.Add(1)
+	case errors.Is(h.why, errLapsed):
+		// Still this node's in the store: taken back once it holds its
+		// lease again.
+		t.m.cl.drop(t.id, t.m.clock.Now())
 	}
 	t.m.log.Info("the table left this node", slog.String("game", t.id), slog.Int64("epoch", t.game.Epoch), slog.String("why", h.why.Error()))
 	if t.serving != nil {

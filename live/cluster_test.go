@@ -491,3 +491,85 @@ func TestClusterNeedsPostgres(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterLapseTakesBack: a node alone whose renewals stall stops its
+// tables; nobody else claims them, so once it renews again it takes its own
+// games back, at a higher epoch, and they finish.
+func TestClusterLapseTakesBack(t *testing.T) {
+	url := needPostgres(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	c := newCluster(t, url, 1, nil)
+	defer c.close()
+	nd := c.nodes[0]
+	games := c.botGames(nd, 2)
+	runs := func(want bool) func() bool {
+		return func() bool {
+			for _, id := range games {
+				if nd.m.Runs(id) != want {
+					return false
+				}
+			}
+			return (nd.m.Ready() == nil) == want
+		}
+	}
+	nd.frozen.Store(true)
+	c.await("the tables stopping", 20*time.Second, runs(false))
+	nd.frozen.Store(false)
+	c.await("the tables taken back", 20*time.Second, runs(true))
+	for _, id := range games {
+		if owner, epoch, _ := c.owner(id); owner != nd.name || epoch < 2 {
+			t.Errorf("game %s: got owner %s epoch %d, want %s at 2 or more", id, owner, epoch, nd.name)
+		}
+	}
+	c.await("every game finished", 3*time.Minute, func() bool {
+		for _, id := range games {
+			if _, _, status := c.owner(id); status != "finished" {
+				return false
+			}
+		}
+		return true
+	})
+	for _, id := range games {
+		c.checkStored(nd.m, id)
+	}
+}
+
+// TestClusterRestartTakesBack: a node restarted under its own name before
+// its lease ran out takes its games back as it starts, rather than leaving
+// them to wait for the lease.
+func TestClusterRestartTakesBack(t *testing.T) {
+	url := needPostgres(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	c := newCluster(t, url, 1, func(_ int, cfg *Cluster) { cfg.Lease = time.Minute })
+	defer c.close()
+	nd := c.nodes[0]
+	games := c.botGames(nd, 2)
+	if err := nd.m.Close(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	m, err := New(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
+		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nd.m = m
+	for _, id := range games {
+		if !m.Runs(id) {
+			t.Errorf("game %s: not run by the restarted node", id)
+		}
+		if owner, epoch, _ := c.owner(id); owner != nd.name || epoch != 2 {
+			t.Errorf("game %s: got owner %s epoch %d, want %s at 2", id, owner, epoch, nd.name)
+		}
+	}
+	c.await("every game finished", 3*time.Minute, func() bool {
+		for _, id := range games {
+			if _, _, status := c.owner(id); status != "finished" {
+				return false
+			}
+		}
+		return true
+	})
+	for _, id := range games {
+		c.checkStored(m, id)
+	}
+}

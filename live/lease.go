@@ -61,6 +61,7 @@ var (
 	errNotHeld  = errors.New("live: the lease is not held")
 	errLoading  = errors.New("live: still rebuilding the games")
 	errFrozen   = errors.New("the renewal is frozen (a test's fault)")
+	errReplaced = errors.New("a new claim of the game replaces the table")
 )
 
 // lease is a node's hold on its lease and its counters.
@@ -79,9 +80,14 @@ type lease struct {
 	// wake asks the claim loop to look at once.
 	wake chan struct{}
 
-	mu sync.Mutex
-	// dropped are the games this node stopped itself when its lease
-	// lapsed, with when, to take back once it holds its lease again.
+	// claiming orders the claims' adoptions against a lapse, so a table
+	// claimed as the lease lapses is either taken away with the others or
+	// never started.
+	claiming sync.Mutex
+	// dropped are the games this node still owns in the store but stopped
+	// itself when its lease lapsed, with when, to take back once it holds
+	// its lease again (nobody else claims them while it does).
+	dropMu  sync.Mutex
 	dropped map[string]time.Time
 
 	claims, fenced, late atomic.Int64
@@ -195,12 +201,11 @@ func (m *Manager) watchLease() {
 		}
 		if !l.cfg.IgnoreDeadline && l.held.CompareAndSwap(true, false) {
 			m.log.Warn("the lease was not renewed in time: this node stops its tables", slog.String("node", l.cfg.Node))
-			l.mu.Lock()
-			now := m.clock.Now()
+			l.claiming.Lock()
 			for _, t := range m.takeAll(errLapsed) {
-				l.dropped[t.id] = now
+				l.drop(t.id, m.clock.Now())
 			}
-			l.mu.Unlock()
+			l.claiming.Unlock()
 		}
 		timer.Reset(l.cfg.Lease / 4)
 	}
