@@ -63,11 +63,17 @@ func FenceOf(ctx context.Context) Fence {
 // share lock, which a claim's update waits for and which, if a claim is
 // under way, waits for it and checks the fence again on the row it left.
 // SQLite writes one statement at a time, so it needs none.
-func (s *Store) lockShare() string {
-	if s.dialect == Postgres {
-		return " FOR SHARE"
+func (s *Store) lockShare() string { return s.lockShareOf("") }
+
+// lockShareOf is lockShare for the rows of one table of a join.
+func (s *Store) lockShareOf(table string) string {
+	switch {
+	case s.dialect != Postgres:
+		return ""
+	case table != "":
+		return " FOR SHARE OF " + table
 	}
-	return ""
+	return " FOR SHARE"
 }
 
 // fenced says why a fenced write of the game id changed nothing: the game
