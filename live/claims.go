@@ -27,17 +27,14 @@ func (m *Manager) loadCluster(ctx context.Context) error {
 	if err := m.renew(ctx); err != nil {
 		return fmt.Errorf("live: take the lease of node %s: %w", m.cl.cfg.Node, err)
 	}
-	for {
-		claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Node, nil, claimBatch)
-		if err != nil {
-			return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Node, err)
-		}
-		for _, c := range claims {
-			m.adopt(ctx, c, time.Time{})
-		}
-		if len(claims) < claimBatch {
-			break
-		}
+	// All at once: a game taken back is still this node's, so a second
+	// call would take it again.
+	claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Node, nil, 0)
+	if err != nil {
+		return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Node, err)
+	}
+	for _, c := range claims {
+		m.adopt(ctx, c, time.Time{})
 	}
 	if err := m.claimOrphans(ctx); err != nil {
 		return err
@@ -141,7 +138,7 @@ func (m *Manager) reclaimDropped(ctx context.Context) {
 		return
 	}
 	ids := slices.Collect(maps.Keys(dropped))
-	claims, err := l.st.Reclaim(ctx, l.cfg.Node, ids, len(ids))
+	claims, err := l.st.Reclaim(ctx, l.cfg.Node, ids, 0)
 	if err != nil {
 		m.log.Warn("taking back the games stopped when the lease lapsed failed; trying again", slog.Any("err", err))
 		return

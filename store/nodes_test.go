@@ -322,6 +322,12 @@ func TestReclaim(t *testing.T) {
 	if got, err = s.Reclaim(ctx, "a", nil, 10); err != nil || fmt.Sprint(claimed(got)) != "[g1 g2]" {
 		t.Errorf("Reclaim of all a's games: got %+v %v, want g1 and g2", got, err)
 	}
+	if got, err = s.Reclaim(ctx, "a", nil, 1); err != nil || fmt.Sprint(claimed(got)) != "[g1]" {
+		t.Errorf("Reclaim of one of a's games: got %+v %v, want g1", got, err)
+	}
+	if got, err = s.Reclaim(ctx, "a", nil, 0); err != nil || len(got) != 2 || got[0].Epoch != 4 || got[1].Epoch != 4 {
+		t.Errorf("Reclaim of all a's games, no limit: got %+v %v, want g1 and g2 at 4", got, err)
+	}
 	renew(t, s, "a", 0)
 	if got, err = s.Reclaim(ctx, "a", nil, 10); err != nil || len(got) != 0 {
 		t.Errorf("Reclaim by a, whose lease ended: got %+v %v, want none", got, err)
