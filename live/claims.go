@@ -287,3 +287,14 @@ func (m *Manager) elsewhere(ctx context.Context, id string) error {
 	}
 	return nil
 }
+
+// Owner is the node the store says holds game id (or last held it, when
+// its status says it is over; "" on a single server) and the game's
+// status. A game that does not exist is refused as CodeNotFound.
+func (m *Manager) Owner(ctx context.Context, id string) (node string, status Status, err error) {
+	g, _, err := m.st.Game(ctx, id)
+	if err != nil {
+		return "", "", m.fromStore(id, err)
+	}
+	return g.Owner, Status(g.Status), nil
+}

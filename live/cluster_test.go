@@ -387,6 +387,12 @@ func TestClusterDrain(t *testing.T) {
 	if _, err := from.m.Act(c.ctx, games[0], engine.Action{Kind: engine.ActPass, Seat: 1}); codeOf(err) != string(CodeMoved) {
 		t.Errorf("a move asked of the drained node: got %v, want %s", err, CodeMoved)
 	}
+	if node, status, err := from.m.Owner(c.ctx, games[0]); err != nil || node != to.name || status != StatusLive {
+		t.Errorf("Owner asked of the drained node: got %q %q %v, want %s live", node, status, err, to.name)
+	}
+	if _, _, err := from.m.Owner(c.ctx, "nope"); codeOf(err) != string(CodeNotFound) {
+		t.Errorf("Owner of no game: got %v, want %s", err, CodeNotFound)
+	}
 	f, err := to.m.Frame(c.ctx, games[0], engine.Spectator)
 	if err != nil || f.Epoch != 2 {
 		t.Errorf("the peer's frame: got epoch %d (%v), want 2", f.Epoch, err)
