@@ -229,6 +229,8 @@ func (t *table) surrender(why error) { t.halt(&handedOver{why}) }
 // told to try again (the node that got it retries on the new owner), and
 // nothing more is published or written.
 func (t *table) handOver(h *handedOver) {
+	// Runs says so before the request hears it.
+	t.gone.CompareAndSwap(nil, h)
 	switch {
 	case errors.Is(h.why, store.ErrFenced):
 		t.m.cl.fenced.Add(1)

@@ -579,3 +579,48 @@ func TestClusterRestartTakesBack(t *testing.T) {
 		c.checkStored(m, id)
 	}
 }
+
+// TestClusterFencedRequestMoved: a request whose write the fence refuses
+// (another node took the game meanwhile) is answered "moved", changes
+// nothing, and stops the table; claimed back, the game takes the request.
+func TestClusterFencedRequestMoved(t *testing.T) {
+	url := needPostgres(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	c := newCluster(t, url, 1, func(_ int, cfg *Cluster) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
+	defer c.close()
+	nd := c.nodes[0]
+	j, err := nd.m.Create(c.ctx, CreateRequest{Options: engine.Standard(4), HostName: "Ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := j.Game.ID
+	// Another node, with no lease of its own, takes the game.
+	if _, err := c.check.DB().ExecContext(c.ctx, "UPDATE games SET owner = 'elsewhere', epoch = epoch + 1 WHERE id = ?", id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); codeOf(err) != string(CodeMoved) {
+		t.Fatalf("join after the game moved: got %v, want %s", err, CodeMoved)
+	}
+	if nd.m.Runs(id) {
+		t.Errorf("the node still runs the table after its write was fenced")
+	}
+	if got := nd.m.Stats().Fenced; got != 1 {
+		t.Errorf("writes refused by the fence: got %d, want 1", got)
+	}
+	_, seats, err := c.check.Game(c.ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seats[1].Kind != string(SeatEmpty) {
+		t.Errorf("seat 1 after the refused join: got %s, want empty", seats[1].Kind)
+	}
+	// The other node has no lease: its game is an orphan, claimed back.
+	nd.m.ClaimNow()
+	c.await("the game claimed back", 15*time.Second, func() bool { return nd.m.Runs(id) })
+	if owner, epoch, _ := c.owner(id); owner != nd.name || epoch != 3 {
+		t.Errorf("the game claimed back: got owner %s epoch %d, want %s at 3", owner, epoch, nd.name)
+	}
+	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); err != nil {
+		t.Errorf("join once claimed back: %v", err)
+	}
+}
