@@ -33,9 +33,7 @@ func (m *Manager) loadCluster(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Node, err)
 	}
-	for _, c := range claims {
-		m.adopt(ctx, c, time.Time{})
-	}
+	m.adopt(ctx, claims, func(store.Claim) time.Time { return time.Time{} })
 	if err := m.claimOrphans(ctx); err != nil {
 		return err
 	}
@@ -90,21 +88,23 @@ func (m *Manager) claimOrphans(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("live: claim orphaned games: %w", err)
 		}
+		alive := func(c store.Claim) time.Time {
+			if c.LeaseEnded.IsZero() {
+				return time.Time{}
+			}
+			// The old owner's lease end in this node's clock: how long ago
+			// the database saw it end.
+			return m.clock.Now().Add(-c.Orphaned)
+		}
 		m.cl.claiming.Lock()
-		for _, c := range claims {
-			alive := time.Time{}
-			if !c.LeaseEnded.IsZero() {
-				// The old owner's lease end in this node's clock: how long
-				// ago the database saw it end.
-				alive = m.clock.Now().Add(-c.Orphaned)
+		if m.cl.serving() {
+			m.adopt(ctx, claims, alive)
+		} else {
+			// The lease lapsed as it claimed: the games are this node's
+			// in the store, to take back with the others.
+			for _, c := range claims {
+				m.cl.drop(c.Game, alive(c))
 			}
-			if !m.cl.serving() {
-				// The lease lapsed as it claimed: the games are this
-				// node's in the store, to take back with the others.
-				m.cl.drop(c.Game, alive)
-				continue
-			}
-			m.adopt(ctx, c, alive)
 		}
 		m.cl.claiming.Unlock()
 		if len(claims) < claimBatch {
@@ -149,15 +149,43 @@ func (m *Manager) reclaimDropped(ctx context.Context) {
 		delete(l.dropped, id)
 	}
 	l.dropMu.Unlock()
+	m.adopt(ctx, claims, func(c store.Claim) time.Time { return dropped[c.Game] })
+}
+
+// adopt starts the tables of games this node just claimed, each at its
+// claim's epoch, rebuilt from the store (read for all of them at once) and
+// resumed from alive(claim) (zero: from its last change). A table of one
+// still stopping here is waited for first.
+func (m *Manager) adopt(ctx context.Context, claims []store.Claim, alive func(store.Claim) time.Time) {
+	if len(claims) == 0 {
+		return
+	}
+	ids := make([]string, len(claims))
+	for i, c := range claims {
+		ids[i] = c.Game
+	}
+	read, err := m.cl.st.ReadGames(ctx, ids)
+	if err != nil {
+		// The store fails: the games are this node's, to take back.
+		m.log.Error("claimed games could not be read; taking them back later", slog.Any("err", err))
+		for _, c := range claims {
+			m.cl.drop(c.Game, alive(c))
+		}
+		return
+	}
+	games := make(map[string]store.Running, len(read))
+	for _, r := range read {
+		games[r.Game.ID] = r
+	}
 	for _, c := range claims {
-		m.adopt(ctx, c, dropped[c.Game])
+		if r, ok := games[c.Game]; ok {
+			m.adoptOne(ctx, c, r, alive(c))
+		}
 	}
 }
 
-// adopt starts the table of a game this node just claimed at c.Epoch,
-// rebuilt from the store and resumed from alive (zero: from its last
-// change). A table of the game still stopping here is waited for first.
-func (m *Manager) adopt(ctx context.Context, c store.Claim, alive time.Time) {
+// adoptOne starts the table of one claimed game, as read.
+func (m *Manager) adoptOne(ctx context.Context, c store.Claim, r store.Running, alive time.Time) {
 	m.mu.RLock()
 	old := m.running[c.Game]
 	m.mu.RUnlock()
@@ -170,18 +198,12 @@ func (m *Manager) adopt(ctx context.Context, c store.Claim, alive time.Time) {
 		}
 	}
 	var t *table
-	err := guard(func() error {
-		var err error
-		t, err = m.rebuild(ctx, c.Game, alive)
-		return err
-	})
-	if err != nil {
-		row, _, rerr := m.st.Game(ctx, c.Game)
-		if rerr != nil {
-			m.log.Error("a claimed game could not be read", slog.String("game", c.Game), slog.Any("err", rerr))
-			return
-		}
-		t = m.brokenTable(ctx, gameOf(row), fmt.Errorf("rebuilding the game: %w", err))
+	g, seats := gameOf(&r.Game), seatsOf(r.Seats)
+	if g.Status == StatusOpen {
+		t = m.newTable(g, seats)
+		t.openSince = openSince(g, seats, m.clock.Now())
+	} else {
+		t = m.rebuildRunning(ctx, r, alive)
 	}
 	// The claim's epoch, whatever the row read after it says: a later
 	// one would be another node's, which the fence must refuse.

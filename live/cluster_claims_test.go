@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/store"
+	"bullshit/store/storetest"
 )
 
 // TestClusterNeedsPostgres: a node's settings are checked, and a cluster
@@ -163,4 +165,42 @@ func TestClusterFencedRequestMoved(t *testing.T) {
 	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); err != nil {
 		t.Errorf("join once claimed back: %v", err)
 	}
+}
+
+// BenchmarkClaim is a node taking over n games being played whose owner's
+// lease ran out: claimed a batch at a time, each read and rebuilt from its
+// actions as it starts (the tables started, not yet played). Compare
+// BenchmarkRestart, which reads every game in a few streaming queries.
+func BenchmarkClaim(b *testing.B) {
+	if !storetest.HavePostgres() {
+		b.Skipf("%s is not set to a PostgreSQL URL", storetest.PostgresEnv)
+	}
+	const n = 1000
+	ctx := context.Background()
+	st, err := store.Open(ctx, storetest.PostgresURL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	storeRunning(b, st, n, epoch)
+	clock := NewFakeClock(epoch)
+	i := 0
+	for b.Loop() {
+		node := fmt.Sprint("n", i)
+		i++
+		m, err := New(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		if got := m.Stats().Claims; got != n {
+			b.Fatalf("got %d claims, want %d", got, n)
+		}
+		m.Close(ctx)
+		if err := st.ReleaseLease(ctx, node); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/takeover")
 }

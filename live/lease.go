@@ -50,6 +50,7 @@ type clusterStore interface {
 	ReleaseLease(ctx context.Context, node string) error
 	ClaimOrphans(ctx context.Context, node string, limit int) ([]store.Claim, error)
 	Reclaim(ctx context.Context, node string, games []string, limit int) ([]store.Claim, error)
+	ReadGames(ctx context.Context, ids []string) ([]store.Running, error)
 }
 
 var _ clusterStore = (*store.Store)(nil)
