@@ -25,6 +25,11 @@ type Stats struct {
 	// mean number of actions in one.
 	Commits Latency
 	Batch   float64
+	// In a cluster: Claims counts the games this node claimed (or took
+	// back), Fenced its tables' writes the fence refused, and LateRenewals
+	// the lease renewals that failed, were skipped or took longer than the
+	// time between two.
+	Claims, Fenced, LateRenewals int64
 }
 
 // Latency summarises a distribution of durations. Quantiles are accurate to
@@ -135,6 +140,9 @@ func (m *Manager) Stats() Stats {
 	}
 	if s.Commits.Count > 0 {
 		s.Batch = float64(n) / float64(s.Commits.Count)
+	}
+	if l := m.cl; l != nil {
+		s.Claims, s.Fenced, s.LateRenewals = l.claims.Load(), l.fenced.Load(), l.late.Load()
 	}
 	return s
 }

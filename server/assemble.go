@@ -43,6 +43,8 @@ type Settings struct {
 	// accounts' (the real one when nil, as a session's cookie expires by
 	// the browser's clock, not the tables'); tests hold them still.
 	LimitsNow, AccountsNow func() time.Time
+	// Cluster makes the site a node of a cluster; nil runs it alone.
+	Cluster *Cluster
 }
 
 // Site is the whole server, put together once by Assemble: `bullshit serve`
@@ -62,6 +64,8 @@ type Site struct {
 	// when the node drains.
 	Metrics *ops.Metrics
 	Ready   *ops.Ready
+	// Mesh is the node's part in a cluster; nil on a single node.
+	Mesh *Mesh
 
 	stopWork   context.CancelFunc // ends the hub and the session sweep
 	stopTables context.CancelFunc // the tables' own context, after their Close
@@ -89,6 +93,10 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	// which publish to the hub that sends the lists, a cycle in the data
 	// itself. The hub asks for them only once it runs (started last, below)
 	// or serves a stream, by which time the pages exist.
+	mesh, err := startMesh(ctx, st, s.Cluster, logger)
+	if err != nil {
+		return nil, err
+	}
 	frames := web.NewFrames()
 	var pages *web.Handler
 	hub := push.New(push.Config{Logger: logger,
@@ -100,24 +108,29 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		},
 		Lobby: func(ctx context.Context) (push.Event, error) { return pages.LobbyEvent(ctx) },
 		Ends:  map[string]bool{web.FormatHTML: true},
+		Watch: mesh.follow(),
 	})
+	mesh.withHub(hub, logger)
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
 	began := time.Now()
-	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger,
+	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: mesh.publisher(hub), Clock: clock, Logger: logger,
 		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress})
 	if err != nil {
 		stopTables()
+		mesh.close()
 		return nil, fmt.Errorf("starting the tables: %w", err)
 	}
 	accounts, err := players.New(players.Config{Store: st, Logger: logger, Params: s.Passwords, Now: s.AccountsNow})
 	if err != nil {
 		_ = mgr.Close(context.Background())
 		stopTables()
+		mesh.close()
 		return nil, err
 	}
-	pages = web.New(web.Config{Games: mgr, Logger: logger, Now: clock.Now, Frames: frames, Accounts: accounts,
+	games := mesh.games(mgr)
+	pages = web.New(web.Config{Games: games, Logger: logger, Now: clock.Now, Frames: frames, Accounts: accounts,
 		Stream: func(c echo.Context, game string, seat int) error {
-			read := func() (live.Frame, error) { return mgr.Frame(c.Request().Context(), game, seat) }
+			read := func() (live.Frame, error) { return games.Frame(c.Request().Context(), game, seat) }
 			f, err := read()
 			if err != nil {
 				return err
@@ -129,12 +142,13 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		TrustedProxies: s.TrustedProxies,
 		SecureCookies:  s.SecureCookies,
 	})
-	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
+	apiServer := api.New(api.Config{Games: games, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
 		PerAddress: s.PerAddress, PerToken: s.PerToken, StreamsPerAddress: s.StreamsPerAddress, Now: s.LimitsNow,
 		Players: accounts, Standings: accounts})
 	metrics, ready := operations(st, mgr, hub, time.Since(began), logger)
 	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger, Metrics: metrics, Ready: ready}),
-		Manager: mgr, Accounts: accounts, Hub: hub, Pages: pages, Metrics: metrics, Ready: ready, stopTables: stopTables}
+		Manager: mgr, Accounts: accounts, Hub: hub, Pages: pages, Metrics: metrics, Ready: ready, Mesh: mesh,
+		stopTables: stopTables}
 	workCtx, stopWork := context.WithCancel(runCtx)
 	site.stopWork = stopWork
 	site.work.Go(func() { hub.Run(workCtx) })
@@ -158,6 +172,7 @@ func (s *Site) Close(ctx context.Context) error {
 	s.StopStreams()
 	err := s.Manager.Close(ctx)
 	s.stopTables()
+	s.Mesh.close()
 	return err
 }
 

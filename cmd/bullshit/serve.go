@@ -56,7 +56,12 @@ func serve(ctx context.Context, args []string) error {
 	shutdownHTTP := fs.Duration("shutdown-http", defaultShutdownHTTP, "on a stop, how long requests in flight may take before their connections are cut")
 	shutdownTables := fs.Duration("shutdown-tables", defaultShutdownTables, "on a stop, how long the tables then have to store their last moves")
 	drainWait := fs.Duration("drain-wait", defaultDrainWait, "on a stop, how long the server reports not ready (/readyz answers 503) while still serving, before it stops taking requests, so a load balancer sends them elsewhere (0 for none)")
+	clusterSettings := clusterFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	clustered, err := clusterSettings(*db)
+	if err != nil {
 		return err
 	}
 	if *speed < 1 || *speed > 100 {
@@ -104,7 +109,7 @@ func serve(ctx context.Context, args []string) error {
 	// The tables and the streams outlive the signal: they are stopped in
 	// order below, after the requests in flight have had their answers.
 	site, err := router.Assemble(ctx, st, clock, logger, router.Settings{TrustedProxies: trusted,
-		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies})
+		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies, Cluster: clustered})
 	if err != nil {
 		return err
 	}
