@@ -16,6 +16,7 @@ type recorder struct {
 	frames    map[seatKey][]live.Frame
 	closed    map[string]bool
 	restamped int
+	noted     []string
 }
 
 func newRecorder() *recorder {
@@ -33,6 +34,12 @@ func (r *recorder) Close(game string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed[game] = true
+}
+
+func (r *recorder) NoteTable(game string, _ live.Summary) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.noted = append(r.noted, game)
 }
 
 func (r *recorder) Restamp(string) {
@@ -89,6 +96,13 @@ func TestFramesReachAnotherNode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The other node's lobby hears of the table.
+	p.frames[0].Lobbied(id, host.Game)
+	waitFor(t, "the lobby change on the other node", func() bool {
+		p.hubs[1].mu.Lock()
+		defer p.hubs[1].mu.Unlock()
+		return slices.Contains(p.hubs[1].noted, id)
+	})
 	p.frames[1].Follow(id, 0, true)
 	p.frames[1].Follow(id, engine.Spectator, true)
 	defer p.frames[1].Follow(id, 0, false)

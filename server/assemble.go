@@ -103,7 +103,7 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		},
 		Lobby: func(ctx context.Context) (push.Event, error) { return pages.LobbyEvent(ctx) },
 		Ends:  map[string]bool{web.FormatHTML: true},
-		Watch: mesh.follow(),
+		Watch: mesh.follow(), Lobbied: mesh.lobbied(),
 	})
 	mesh.withHub(hub, logger)
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))

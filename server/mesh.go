@@ -94,6 +94,18 @@ func (m *Mesh) follow() func(game string, seat int, watching bool) {
 	}
 }
 
+// lobbied is the hub's Lobbied in a cluster; nil on a single node.
+func (m *Mesh) lobbied() func(game string, s live.Summary) {
+	if m == nil {
+		return nil
+	}
+	return func(game string, s live.Summary) {
+		if m.Frames != nil {
+			m.Frames.Lobbied(game, s)
+		}
+	}
+}
+
 // publisher is what the tables publish to: the hub, and in a cluster the
 // other nodes too.
 func (m *Mesh) publisher(hub *push.Hub) live.Publisher {
