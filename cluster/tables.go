@@ -37,10 +37,11 @@ type TablesConfig struct {
 
 // The defaults. A call is retried with a backoff from firstBackoff to
 // maxBackoff: a takeover takes a lease's TTL, a claim interval and a
-// replay, so a few seconds; Patience is well past that.
+// replay, so a few seconds; Patience is well past that, and inside the
+// HTTP server's 30 s write timeout, so the refusal reaches the client.
 const (
 	DefaultAttempt  = 5 * time.Second
-	DefaultPatience = 30 * time.Second
+	DefaultPatience = 20 * time.Second
 	DefaultSettle   = time.Second
 	firstBackoff    = 10 * time.Millisecond
 	maxBackoff      = 500 * time.Millisecond
