@@ -17,6 +17,8 @@ type recorder struct {
 	closed    map[string]bool
 	restamped int
 	noted     []string
+	// tap, if set, is handed every frame as it comes (a benchmark's).
+	tap func(game string, f live.Frame)
 }
 
 func newRecorder() *recorder {
@@ -28,6 +30,9 @@ func (r *recorder) Publish(game string, f live.Frame) {
 	defer r.mu.Unlock()
 	k := seatKey{game, f.Seat}
 	r.frames[k] = append(r.frames[k], f)
+	if r.tap != nil {
+		r.tap(game, f)
+	}
 }
 
 func (r *recorder) Close(game string) {
