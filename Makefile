@@ -3,7 +3,7 @@ GO ?= go
 DATA ?= data
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test test-browser lint generate check-generated bench report loadtest fuzz transfer screenshots
+.PHONY: run test test-browser cluster-test lint generate check-generated bench report loadtest fuzz transfer screenshots
 
 run:
 	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
@@ -22,6 +22,15 @@ test:
 # The browser tests alone, naming each as it runs.
 test-browser:
 	$(GO) test -count=1 -timeout 40m -v ./web/browser
+
+# The failover test of the real binary (clustertest/): three serve processes
+# on one PostgreSQL, killed, paused, restarted and cut off while bots and API
+# players play, then every stored game checked. It needs
+# BULLSHIT_TEST_POSTGRES (it skips without) and takes a few minutes; make
+# test's raced run skips it, as its processes are built without the race
+# detector anyway.
+cluster-test:
+	$(GO) test -count=1 -timeout 10m -run Failover ./clustertest
 
 # The engine imports only the standard library, and the API client only the
 # engine (and its driver's rule) besides, so a bot's program pulls in nothing of the server's.

@@ -14,6 +14,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/ops"
 	"bullshit/players"
 	"bullshit/store"
 	"bullshit/web"
@@ -59,6 +60,10 @@ type Site struct {
 	// pages, whose assets' addresses a test may want.
 	Hub   *push.Hub
 	Pages *web.Handler
+	// Metrics is served on /metrics; Ready answers /readyz, and is told
+	// when the node drains.
+	Metrics *ops.Metrics
+	Ready   *ops.Ready
 	// Mesh is the node's part in a cluster; nil on a single node.
 	Mesh *Mesh
 
@@ -107,6 +112,7 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	})
 	mesh.withHub(hub, logger)
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
+	began := time.Now()
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: mesh.publisher(hub), Clock: clock, Logger: logger,
 		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress})
 	if err != nil {
@@ -139,8 +145,10 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	apiServer := api.New(api.Config{Games: games, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
 		PerAddress: s.PerAddress, PerToken: s.PerToken, StreamsPerAddress: s.StreamsPerAddress, Now: s.LimitsNow,
 		Players: accounts, Standings: accounts})
-	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger}), Manager: mgr, Accounts: accounts,
-		Hub: hub, Pages: pages, Mesh: mesh, stopTables: stopTables}
+	metrics, ready := operations(st, mgr, hub, time.Since(began), logger)
+	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger, Metrics: metrics, Ready: ready}),
+		Manager: mgr, Accounts: accounts, Hub: hub, Pages: pages, Metrics: metrics, Ready: ready, Mesh: mesh,
+		stopTables: stopTables}
 	workCtx, stopWork := context.WithCancel(runCtx)
 	site.stopWork = stopWork
 	site.work.Go(func() { hub.Run(workCtx) })
@@ -166,6 +174,21 @@ func (s *Site) Close(ctx context.Context) error {
 	s.stopTables()
 	s.Mesh.close()
 	return err
+}
+
+// operations builds what an operator sees of the site: the metrics, fed by
+// the tables and the hub, with recovered the time the tables took to load
+// and replay; and the readiness checks. Migrations and recovery need none:
+// the store is migrated as it opens and the tables recovered in live.New,
+// both before the site exists to answer a probe.
+func operations(st *store.Store, mgr *live.Manager, hub *push.Hub, recovered time.Duration, logger *slog.Logger) (*ops.Metrics, *ops.Ready) {
+	metrics := NewMetrics()
+	metrics.Watch(mgr)
+	metrics.Streams(hub.Subscribers)
+	metrics.Recovered(recovered)
+	ready := ops.NewReady(logger)
+	ready.Add("database", func(ctx context.Context) error { return st.DB().PingContext(ctx) })
+	return metrics, ready
 }
 
 // sessionSweep is how often the sessions nobody came back to are deleted.
