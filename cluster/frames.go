@@ -152,9 +152,8 @@ var _ live.Publisher = (*Frames)(nil)
 
 // Publish hands a local table's frame to the hub and to the other nodes.
 func (fs *Frames) Publish(game string, f live.Frame) {
-	fs.tables.Watch(game, true) // until the Manager says so itself (live.Cluster's Watch)
-	fs.deliver(game, epochOf(f), f)
-	body, err := json.Marshal(frameMsg{Game: game, Epoch: epochOf(f), Revision: f.Revision, Frame: f})
+	fs.deliver(game, f.Epoch, f)
+	body, err := json.Marshal(frameMsg{Game: game, Epoch: f.Epoch, Revision: f.Revision, Frame: f})
 	if err != nil {
 		fs.log.Error("encoding a frame for the other nodes", "game", game, "err", err)
 		return
@@ -174,7 +173,6 @@ func (fs *Frames) Close(game string) {
 	fs.mu.Lock()
 	delete(fs.epochs, game)
 	fs.mu.Unlock()
-	fs.tables.Watch(game, false) // until the Manager says so itself (live.Cluster's Watch)
 }
 
 // deliver hands f to the hub, restamping the game's streams first when its
