@@ -40,8 +40,12 @@ type TablesConfig struct {
 // maxBackoff: a takeover takes a lease's TTL, a claim interval and a
 // replay, so a few seconds; Patience is well past that, and inside the
 // HTTP server's 30 s write timeout, so the refusal reaches the client.
+// One try waits DefaultAttempt: a call takes milliseconds, and an owner
+// that doesn't answer in that is likely paused or cut off, so the next try
+// may find its successor (both answer a subject while the old one's
+// interest lingers; the first answer wins).
 const (
-	DefaultAttempt  = 5 * time.Second
+	DefaultAttempt  = 2 * time.Second
 	DefaultPatience = 20 * time.Second
 	DefaultSettle   = time.Second
 	firstBackoff    = 10 * time.Millisecond
