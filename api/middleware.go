@@ -22,8 +22,9 @@ import (
 // whole server's alike: one line logged per request when it ends, and a
 // panicking handler logged with its stack and answered as the server's
 // fault. It never reads or records bodies, so an event stream passes
-// through untouched.
-func Observe(log *slog.Logger) []echo.MiddlewareFunc {
+// through untouched. The inner middleware (the metrics') go between the two,
+// so they see a panic as the server's fault too.
+func Observe(log *slog.Logger, inner ...echo.MiddlewareFunc) []echo.MiddlewareFunc {
 	logRequests := func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
@@ -45,7 +46,7 @@ func Observe(log *slog.Logger) []echo.MiddlewareFunc {
 			return err
 		},
 	})
-	return []echo.MiddlewareFunc{logRequests, recover}
+	return append(append([]echo.MiddlewareFunc{logRequests}, inner...), recover)
 }
 
 // LimitAddress applies the per-address limit to a request. The API's routes

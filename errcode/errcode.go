@@ -45,6 +45,10 @@ const (
 	MethodNotAllowed Code = "method_not_allowed" // an address asked with the wrong method
 	// Internal: a fault nobody planned for, answered without its details.
 	Internal Code = "internal"
+	// Moved: the game's table moved to another server of the cluster (this
+	// one lost it, or is handing it over); the same request is safe to try
+	// again, and finds the new owner.
+	Moved Code = "moved"
 )
 
 // entry is a code's status and the plain words for a refusal of its kind,
@@ -74,6 +78,7 @@ var table = map[Code]entry{
 	TooLarge:               {http.StatusRequestEntityTooLarge, "The request is too large."},
 	MethodNotAllowed:       {http.StatusMethodNotAllowed, "That address doesn't take that method."},
 	Internal:               {http.StatusInternalServerError, "Something went wrong on our side. Try again in a moment."},
+	Moved:                  {http.StatusServiceUnavailable, "The table moved to another server; try again."},
 }
 
 // Known reports whether code is in the table.

@@ -42,6 +42,7 @@ func TestEveryCodeHasStatusAndMessage(t *testing.T) {
 		{"live.CodeBroken", live.CodeBroken},
 		{"live.CodeTooManyTables", live.CodeTooManyTables},
 		{"live.CodeLobbyFull", live.CodeLobbyFull},
+		{"live.CodeMoved", live.CodeMoved},
 		{"players.CodeInvalid", players.CodeInvalid},
 		{"players.CodeConflict", players.CodeConflict},
 		{"players.CodeUnauthorized", players.CodeUnauthorized},

@@ -22,6 +22,9 @@ func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.V
 	if _, _, err := m.st.Game(ctx, id); err != nil {
 		return engine.View{}, m.fromStore(id, err)
 	}
+	if err := m.elsewhere(ctx, id); err != nil {
+		return engine.View{}, err
+	}
 	return engine.View{}, errOver
 }
 
@@ -54,6 +57,9 @@ func (m *Manager) Join(ctx context.Context, id, name string, player int64) (Join
 func (m *Manager) notRunning(ctx context.Context, id string) error {
 	if _, _, err := m.st.Game(ctx, id); err != nil {
 		return m.fromStore(id, err)
+	}
+	if err := m.elsewhere(ctx, id); err != nil {
+		return err
 	}
 	return errOverGame
 }

@@ -25,6 +25,8 @@ var (
 	errSeatMoved  = refuse(CodeConflict, "The seats were numbered afresh as the game started: look again.")
 	// errNotAMove: only the server resumes a game.
 	errNotAMove = refuse(CodeInvalid, "That isn't a move in this game.")
+	// errMoved: in a cluster, the table left this node (see claims.go).
+	errMoved = refuse(CodeMoved, "The table moved to another server; try again.")
 	// errUnsaved is a write that failed, or waits behind one.
 	errUnsaved = refuse(CodeUnavailable, "The game couldn't be saved just now; try again.")
 	// errOver is a move at a game that has ended, refused as the engine

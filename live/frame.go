@@ -16,7 +16,11 @@ type Frame struct {
 	// every move and tick, and also on joins, leaves, bots added or removed,
 	// away marks and the start, which the view's Version does not see.
 	Revision int
-	Game     Summary
+	// Epoch is the owner epoch of the table that made the frame: in a
+	// cluster it goes up each time the table moves to another node, whose
+	// revisions count afresh; 0 on a single server.
+	Epoch int64
+	Game  Summary
 	// Seat is the seat the frame was made for, or engine.Spectator.
 	Seat int
 	// View is the seat's view of the game; nil before the start.
@@ -42,6 +46,9 @@ func (m *Manager) Frame(ctx context.Context, id string, seat int) (Frame, error)
 	}))
 	if running {
 		return f, err
+	}
+	if err := m.elsewhere(ctx, id); err != nil {
+		return Frame{}, err
 	}
 	sum, err := m.Get(ctx, id)
 	if err != nil {

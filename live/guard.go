@@ -87,9 +87,9 @@ func (t *table) broken(ctx context.Context) {
 		sum := t.snap.Load().summary
 		b := &batch{at: t.m.clock.Now(), final: true}
 		for seat := range sum.Seats {
-			b.frames = append(b.frames, Frame{Revision: t.revision + 1, Game: sum, Seat: seat, Final: true})
+			b.frames = append(b.frames, Frame{Revision: t.revision + 1, Epoch: t.game.Epoch, Game: sum, Seat: seat, Final: true})
 		}
-		b.frames = append(b.frames, Frame{Revision: t.revision + 1, Game: sum, Seat: engine.Spectator, Final: true})
+		b.frames = append(b.frames, Frame{Revision: t.revision + 1, Epoch: t.game.Epoch, Game: sum, Seat: engine.Spectator, Final: true})
 		t.out.put(b)
 	}
 	for {
@@ -98,6 +98,8 @@ func (t *table) broken(ctx context.Context) {
 			return
 		case r := <-t.inbox:
 			r.reply <- t.refusal()
+		case <-t.moving:
+			return
 		}
 	}
 }
@@ -112,7 +114,7 @@ func (m *Manager) brokenTable(ctx context.Context, g game, fault error) *table {
 		seats = seatsOf(s)
 		return err
 	})
-	t := &table{m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), game: g, seats: seats}
+	t := &table{m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}), game: g, seats: seats}
 	t.snap.Store(&snapshot{summary: storedSummary(g, seats, nil), tokens: t.tokenHashes()})
 	t.stop(fault)
 	return t

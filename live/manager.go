@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"bullshit/naming"
@@ -23,6 +24,9 @@ type Config struct {
 	// DefaultMaxOpen and DefaultMaxOpenPerAddress.
 	MaxOpen           int
 	MaxOpenPerAddress int
+	// Cluster, when set, runs this Manager as one node of several on one
+	// PostgreSQL database (see Cluster); nil is a single server.
+	Cluster *Cluster
 }
 
 // storage is what the runtime needs of the store; tests wrap *store.Store
@@ -87,6 +91,13 @@ type Manager struct {
 	// (see rematch.go).
 	rematchMu sync.Mutex
 	rematches map[string]string
+
+	// cl is the node's lease in a cluster, nil on a single server;
+	// leaseTrouble is its renewals' run of failures.
+	cl           *lease
+	leaseTrouble trouble
+	// loaded is set once the games are rebuilt (Ready).
+	loaded atomic.Bool
 }
 
 // New loads the open games and rebuilds every live one from its log,
@@ -109,6 +120,13 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Cluster != nil {
+		var err error
+		if m.cl, err = newLease(*cfg.Cluster, st); err != nil {
+			return nil, err
+		}
+		m.log = m.log.With(slog.String("node", cfg.Cluster.Node))
+	}
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	if bs, ok := st.(batchStore); ok {
 		m.writer = &writer{st: bs, clock: m.clock, context: m.writeContext, timed: &m.stats.commits, one: st.AppendAction, reqs: make(chan writeReq)}
@@ -127,13 +145,21 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 			close(m.writer.reqs)
 		}
 	})
-	if err := m.load(ctx); err != nil {
+	load := m.load
+	if m.cl != nil {
+		// A node's games come by claims; its lease is its alive mark.
+		load = m.loadCluster
+	}
+	if err := load(ctx); err != nil {
 		m.cancel()
 		m.all.Wait()
 		return nil, err
 	}
-	// Only once every live game has been rebuilt from the last mark.
-	m.all.Go(m.keepAlive)
+	if m.cl == nil {
+		// Only once every live game has been rebuilt from the last mark.
+		m.all.Go(m.keepAlive)
+	}
+	m.loaded.Store(true)
 	return m, nil
 }
 
@@ -190,14 +216,23 @@ func (m *Manager) table(id string) (*table, error) {
 // add registers t and starts its goroutines.
 func (m *Manager) add(t *table) error {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	if m.closed {
+		m.mu.Unlock()
 		return errClosed
 	}
 	m.running[t.id] = t
 	m.countOpen(t)
 	m.tables.Go(func() { t.run(m.ctx) })
+	m.mu.Unlock()
+	m.watch(t.id, true)
 	return nil
+}
+
+// watch tells a cluster's Watch that game's table started or stopped here.
+func (m *Manager) watch(game string, running bool) {
+	if m.cl != nil && m.cl.cfg.Watch != nil {
+		m.cl.cfg.Watch(game, running)
+	}
 }
 
 // remove unregisters t as its goroutine stops. A game stored as over hands
@@ -210,9 +245,13 @@ func (m *Manager) remove(t *table) {
 	}
 	m.leftOpen(t)
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.running[t.id] == t {
+	mine := m.running[t.id] == t
+	if mine {
 		delete(m.running, t.id)
+	}
+	m.mu.Unlock()
+	if mine {
+		m.watch(t.id, false)
 	}
 }
 
@@ -258,6 +297,13 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 	}
 	if err := m.ensureOpen(); err != nil {
 		return Joined{}, err
+	}
+	if m.cl != nil {
+		// A node that is draining, or unsure of its lease, opens none.
+		if !m.cl.serving() {
+			return Joined{}, errClosed
+		}
+		g.Owner, g.Epoch = m.cl.cfg.Node, 1
 	}
 	addr := addressKey(req.Address)
 	release, err := m.holdOpen(addr)

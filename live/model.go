@@ -24,16 +24,22 @@ type game struct {
 	CreatedAt time.Time
 	StartedAt time.Time
 	EndedAt   time.Time
+	// Owner and Epoch are who runs the game in a cluster (see claims.go):
+	// the fence of the table's writes.
+	Owner string
+	Epoch int64
 }
 
 func gameOf(g *store.Game) game {
 	return game{ID: g.ID, Status: Status(g.Status), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
-		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt}
+		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
+		Owner: g.Owner, Epoch: g.Epoch}
 }
 
 func (g game) row() *store.Game {
 	return &store.Game{ID: g.ID, Status: g.Status.stored(), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
-		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt}
+		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
+		Owner: g.Owner, Epoch: g.Epoch}
 }
 
 // over reports whether the game is stored as over.

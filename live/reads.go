@@ -75,6 +75,9 @@ func (m *Manager) View(ctx context.Context, id string, seat int) (engine.View, e
 	if running {
 		return v, err
 	}
+	if err := m.elsewhere(ctx, id); err != nil {
+		return engine.View{}, err
+	}
 	s, err := m.final(ctx, id)
 	if err != nil {
 		return engine.View{}, err
@@ -95,6 +98,9 @@ func (m *Manager) Log(ctx context.Context, id string, seat int) ([]engine.Event,
 	}))
 	if running {
 		return events, err
+	}
+	if err := m.elsewhere(ctx, id); err != nil {
+		return nil, err
 	}
 	s, err := m.final(ctx, id)
 	if err != nil {

@@ -19,7 +19,7 @@ func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) 
 	if err := t.writable(); err != nil {
 		return err
 	}
-	ctx, cancel := t.m.writeContext()
+	ctx, cancel := t.writeContext()
 	defer cancel()
 	if err := fn(ctx, t.m.st); err != nil {
 		t.failed(err)
@@ -41,7 +41,7 @@ func (t *table) writeSeat(s seat) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
-	ctx, cancel := t.m.writeContext()
+	ctx, cancel := t.writeContext()
 	defer cancel()
 	if err := t.m.st.SaveSeat(ctx, s.row(t.id)); err != nil {
 		t.failed(err)

@@ -3,6 +3,7 @@ package live
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -24,6 +25,11 @@ type Stats struct {
 	// mean number of actions in one.
 	Commits Latency
 	Batch   float64
+	// In a cluster: Claims counts the games this node claimed (or took
+	// back), Fenced its tables' writes the fence refused, and LateRenewals
+	// the lease renewals that failed, were skipped or took longer than the
+	// time between two.
+	Claims, Fenced, LateRenewals int64
 }
 
 // Latency summarises a distribution of durations. Quantiles are accurate to
@@ -40,6 +46,8 @@ type histogram struct {
 	counts [512]int64
 	n      int64
 	max    time.Duration
+	// also is called with every duration recorded (see Manager.Observe).
+	also atomic.Pointer[func(time.Duration)]
 }
 
 const subBits = 3
@@ -68,6 +76,9 @@ func (h *histogram) record(d time.Duration) {
 	h.n++
 	h.max = max(h.max, d)
 	h.mu.Unlock()
+	if fn := h.also.Load(); fn != nil {
+		(*fn)(d)
+	}
 }
 
 func (h *histogram) reset() {
@@ -130,6 +141,9 @@ func (m *Manager) Stats() Stats {
 	if s.Commits.Count > 0 {
 		s.Batch = float64(n) / float64(s.Commits.Count)
 	}
+	if l := m.cl; l != nil {
+		s.Claims, s.Fenced, s.LateRenewals = l.claims.Load(), l.fenced.Load(), l.late.Load()
+	}
 	return s
 }
 
@@ -142,4 +156,50 @@ func (m *Manager) ResetStats() {
 	for _, h := range []*histogram{&m.stats.deadlines, &m.stats.bots, &m.stats.publish, &m.stats.commits} {
 		h.reset()
 	}
+}
+
+// Timing names one of the runtime's timings, as Stats reports them.
+type Timing int
+
+// The timings, one per Latency of Stats.
+const (
+	TimeDeadlines Timing = iota
+	TimeBots
+	TimePublish
+	TimeCommits
+)
+
+// Observe has fn called with every duration timed from now on, beside the
+// summaries of Stats, so a metrics exporter can keep histograms of its own.
+// fn is called on the goroutine that timed it (a table's, the writer's), so
+// it must be quick and never block. Timings made before the call are in
+// Stats alone.
+func (m *Manager) Observe(fn func(Timing, time.Duration)) {
+	for t, h := range map[Timing]*histogram{TimeDeadlines: &m.stats.deadlines, TimeBots: &m.stats.bots,
+		TimePublish: &m.stats.publish, TimeCommits: &m.stats.commits} {
+		f := func(d time.Duration) { fn(t, d) }
+		h.also.Store(&f)
+	}
+}
+
+// Tables counts the tables this Manager runs: those waiting for players and
+// those being played.
+func (m *Manager) Tables() (open, playing int) {
+	// Copied under the lock and counted outside it: every request looks
+	// a table up under that lock, and a table's status is a pointer away.
+	m.mu.RLock()
+	tables := make([]*table, 0, len(m.running))
+	for _, t := range m.running {
+		tables = append(tables, t)
+	}
+	m.mu.RUnlock()
+	for _, t := range tables {
+		switch t.snap.Load().summary.Status {
+		case StatusOpen:
+			open++
+		case StatusLive:
+			playing++
+		}
+	}
+	return open, playing
 }

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -125,11 +126,15 @@ type table struct {
 	serving *request
 	// fault is what stopped the table; it is broken from then on.
 	fault error
+	// gone is set, and moving closed, when the table is taken away from
+	// this node of a cluster (see claims.go).
+	gone   atomic.Pointer[handedOver]
+	moving chan struct{}
 }
 
 func (m *Manager) newTable(g game, seats []seat) *table {
 	t := &table{
-		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}),
+		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt,
 	}
 	if m.pub != nil {
@@ -144,14 +149,20 @@ func (m *Manager) newTable(g game, seats []seat) *table {
 
 // run is the table's goroutine: it plays, and once a fault stops the table
 // (a panic here, in a bot or in the table's Publisher), it answers as a
-// broken table until the server stops, so every other table plays on.
+// broken table until the server stops, so every other table plays on. A
+// table that left this node of a cluster just ends (handOver).
 func (t *table) run(ctx context.Context) {
 	defer func() {
 		t.m.remove(t)
 		close(t.done)
 	}()
 	if t.fault == nil {
-		if err := guard(func() error { return t.play(ctx) }); err != nil {
+		err := guard(func() error { return t.play(ctx) })
+		if h, ok := errors.AsType[*handedOver](err); ok {
+			t.handOver(h)
+			return
+		}
+		if err != nil {
 			t.stop(err)
 		}
 	}
@@ -189,6 +200,8 @@ func (t *table) play(ctx context.Context) error {
 		case <-t.timer.C():
 		case <-t.out.failed():
 			return t.out.fault
+		case <-t.moving:
+			return t.gone.Load()
 		}
 	}
 	return nil
@@ -340,7 +353,7 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 	if err := t.state.Apply(a, at); err != nil {
 		return err
 	}
-	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a}
+	rec := store.Action{GameID: t.id, Seq: t.actions.len() + 1, At: at, Action: a, Fence: t.fence()}
 	if err := t.m.appendAction(rec); err != nil {
 		t.failed(err)
 		t.rollback()
@@ -431,7 +444,7 @@ func (t *table) publish(final bool) {
 
 // frame is seat's frame now, with sum the table's current summary.
 func (t *table) frame(sum Summary, seat int) Frame {
-	f := Frame{Revision: t.revision, Game: sum, Seat: seat, Final: t.sentFinal}
+	f := Frame{Revision: t.revision, Epoch: t.game.Epoch, Game: sum, Seat: seat, Final: t.sentFinal}
 	if t.over {
 		f.Ratings = t.ratings
 	}

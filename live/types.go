@@ -159,6 +159,9 @@ const (
 	// CodeLobbyFull: the server has as many tables waiting for players as
 	// it holds (Config.MaxOpen).
 	CodeLobbyFull = errcode.LobbyFull
+	// CodeMoved: in a cluster, the game's table moved to another node; the
+	// request is safe to make again.
+	CodeMoved = errcode.Moved
 )
 
 // Error is a refused request, with a message for the person to read.

@@ -80,7 +80,7 @@ func (t *table) replayKept() (*engine.State, error) {
 // as one to rate.
 func (t *table) saveSeat(seat int) {
 	t.reseat = true
-	ctx, cancel := t.m.writeContext()
+	ctx, cancel := t.writeContext()
 	defer cancel()
 	if err := t.m.st.SaveSeat(ctx, t.seats[seat].row(t.id)); err != nil {
 		t.failed(err)
@@ -127,7 +127,7 @@ func (t *table) finish() {
 		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left,
 			Rated: s.Kind == SeatPerson && !s.Covered && !t.game.Options.Practice}
 	}
-	ctx, cancel := t.m.writeContext()
+	ctx, cancel := t.writeContext()
 	defer cancel()
 	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
 	err := t.m.st.FinishGame(ctx, t.id, StatusFinished.stored(), t.at, t.state.Plays(), t.state.Capped(), results, rater)
@@ -161,7 +161,7 @@ func (t *table) lost(what string, settle func(ctx context.Context) (bool, error)
 // unknown, and halts the table once it has waited settleWithin.
 func (t *table) settleUnknown() (adopted bool) {
 	u := t.unknown
-	ctx, cancel := t.m.writeContext()
+	ctx, cancel := t.writeContext()
 	defer cancel()
 	adopted, err := u.settle(ctx)
 	if err == nil {
@@ -255,12 +255,17 @@ func (tr *trouble) over(log *slog.Logger, now time.Time, msg string, attrs ...an
 	*tr = trouble{}
 }
 
-// failed counts a store call of the table that failed.
+// failed counts a store call of the table that failed. A write refused by
+// the fence stops the table (checkHeld).
 func (t *table) failed(err error) {
+	t.checkHeld(err)
 	t.trouble.fail(t.m.log, t.m.clock.Now(), "a table's store calls are failing; it tries again by itself", err, slog.String("game", t.id))
 }
 
 // wrote notes a write of the table that is stored: any trouble is over.
+// In a cluster whose lease lapsed meanwhile the table stops instead, the
+// write unacknowledged (checkHeld).
 func (t *table) wrote() {
+	t.checkHeld(nil)
 	t.trouble.over(t.m.log, t.m.clock.Now(), "a table's store calls work again", slog.String("game", t.id))
 }

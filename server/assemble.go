@@ -14,6 +14,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/ops"
 	"bullshit/players"
 	"bullshit/store"
 	"bullshit/web"
@@ -42,6 +43,8 @@ type Settings struct {
 	// accounts' (the real one when nil, as a session's cookie expires by
 	// the browser's clock, not the tables'); tests hold them still.
 	LimitsNow, AccountsNow func() time.Time
+	// Cluster makes the site a node of a cluster; nil runs it alone.
+	Cluster *Cluster
 }
 
 // Site is the whole server, put together once by Assemble: `bullshit serve`
@@ -57,6 +60,12 @@ type Site struct {
 	// pages, whose assets' addresses a test may want.
 	Hub   *push.Hub
 	Pages *web.Handler
+	// Metrics is served on /metrics; Ready answers /readyz, and is told
+	// when the node drains.
+	Metrics *ops.Metrics
+	Ready   *ops.Ready
+	// Mesh is the node's part in a cluster; nil on a single node.
+	Mesh *Mesh
 
 	stopWork   context.CancelFunc // ends the hub and the session sweep
 	stopTables context.CancelFunc // the tables' own context, after their Close
@@ -84,6 +93,10 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	// which publish to the hub that sends the lists, a cycle in the data
 	// itself. The hub asks for them only once it runs (started last, below)
 	// or serves a stream, by which time the pages exist.
+	mesh, err := startMesh(ctx, st, s.Cluster, logger)
+	if err != nil {
+		return nil, err
+	}
 	frames := web.NewFrames()
 	var pages *web.Handler
 	hub := push.New(push.Config{Logger: logger,
@@ -95,23 +108,29 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		},
 		Lobby: func(ctx context.Context) (push.Event, error) { return pages.LobbyEvent(ctx) },
 		Ends:  map[string]bool{web.FormatHTML: true},
+		Watch: mesh.follow(),
 	})
+	mesh.withHub(hub, logger)
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
-	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub, Clock: clock, Logger: logger,
+	began := time.Now()
+	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: mesh.publisher(hub), Clock: clock, Logger: logger,
 		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress})
 	if err != nil {
 		stopTables()
+		mesh.close()
 		return nil, fmt.Errorf("starting the tables: %w", err)
 	}
 	accounts, err := players.New(players.Config{Store: st, Logger: logger, Params: s.Passwords, Now: s.AccountsNow})
 	if err != nil {
 		_ = mgr.Close(context.Background())
 		stopTables()
+		mesh.close()
 		return nil, err
 	}
-	pages = web.New(web.Config{Games: mgr, Logger: logger, Now: clock.Now, Frames: frames, Accounts: accounts,
+	games := mesh.games(mgr)
+	pages = web.New(web.Config{Games: games, Logger: logger, Now: clock.Now, Frames: frames, Accounts: accounts,
 		Stream: func(c echo.Context, game string, seat int) error {
-			read := func() (live.Frame, error) { return mgr.Frame(c.Request().Context(), game, seat) }
+			read := func() (live.Frame, error) { return games.Frame(c.Request().Context(), game, seat) }
 			f, err := read()
 			if err != nil {
 				return err
@@ -123,11 +142,13 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		TrustedProxies: s.TrustedProxies,
 		SecureCookies:  s.SecureCookies,
 	})
-	apiServer := api.New(api.Config{Games: mgr, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
+	apiServer := api.New(api.Config{Games: games, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
 		PerAddress: s.PerAddress, PerToken: s.PerToken, StreamsPerAddress: s.StreamsPerAddress, Now: s.LimitsNow,
 		Players: accounts, Standings: accounts})
-	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger}), Manager: mgr, Accounts: accounts,
-		Hub: hub, Pages: pages, stopTables: stopTables}
+	metrics, ready := operations(st, mgr, hub, time.Since(began), logger)
+	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger, Metrics: metrics, Ready: ready}),
+		Manager: mgr, Accounts: accounts, Hub: hub, Pages: pages, Metrics: metrics, Ready: ready, Mesh: mesh,
+		stopTables: stopTables}
 	workCtx, stopWork := context.WithCancel(runCtx)
 	site.stopWork = stopWork
 	site.work.Go(func() { hub.Run(workCtx) })
@@ -151,7 +172,23 @@ func (s *Site) Close(ctx context.Context) error {
 	s.StopStreams()
 	err := s.Manager.Close(ctx)
 	s.stopTables()
+	s.Mesh.close()
 	return err
+}
+
+// operations builds what an operator sees of the site: the metrics, fed by
+// the tables and the hub, with recovered the time the tables took to load
+// and replay; and the readiness checks. Migrations and recovery need none:
+// the store is migrated as it opens and the tables recovered in live.New,
+// both before the site exists to answer a probe.
+func operations(st *store.Store, mgr *live.Manager, hub *push.Hub, recovered time.Duration, logger *slog.Logger) (*ops.Metrics, *ops.Ready) {
+	metrics := NewMetrics()
+	metrics.Watch(mgr)
+	metrics.Streams(hub.Subscribers)
+	metrics.Recovered(recovered)
+	ready := ops.NewReady(logger)
+	ready.Add("database", func(ctx context.Context) error { return st.DB().PingContext(ctx) })
+	return metrics, ready
 }
 
 // sessionSweep is how often the sessions nobody came back to are deleted.

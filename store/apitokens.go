@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -58,16 +56,7 @@ func (s *Store) APITokenAccount(ctx context.Context, hash []byte) (*APIToken, *A
 		tok APIToken
 		acc Account
 	)
-	err := s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewSelect().Model(&tok).Where("tok.hash = ?", hash).Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		return tx.NewSelect().Model(&acc).Where("acc.id = ?", tok.AccountID).Scan(ctx)
-	})
+	err := s.readWithAccount(ctx, &tok, "tok.hash = ?", hash, func() int64 { return tok.AccountID }, &acc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read an API token: %w", err)
 	}

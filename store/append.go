@@ -17,33 +17,36 @@ import (
 
 // appendNext is the condition an action w must meet to be appended: it is
 // the next of its game's log, w.after being the last sequence number the
-// caller saw stored. It is the one place an append is checked, so a further
-// condition (the game's owner and epoch, when several servers share the
-// games) is one more clause here.
-const appendNext = `w.after = (SELECT coalesce(max(a.seq), 0) FROM actions AS a WHERE a.game_id = w.game_id)`
+// caller saw stored, and its game is held by the owner and epoch it says
+// (w.owner, w.epoch: its Fence), checked against f, the games whose fence
+// holds, locked (see nodes.go). It is the one place an append is checked.
+const appendNext = `w.after = (SELECT coalesce(max(a.seq), 0) FROM actions AS a WHERE a.game_id = w.game_id)` +
+	` AND w.game_id IN (SELECT f.id FROM f)`
 
 // AppendAction stores an accepted action as the next of its game's log.
 // A sequence number that is not the next (one already used, or past the
-// end) is ErrNotNext; a game that does not exist is ErrNotFound.
+// end) is ErrNotNext; a game held by another owner or epoch than the
+// action's Fence is ErrFenced; a game that does not exist is ErrNotFound.
 func (s *Store) AppendAction(ctx context.Context, a Action) error {
 	return s.AppendActions(ctx, []Action{a})
 }
 
 // AppendActions stores accepted actions, of one game or several, all or
 // none, in one statement: each game's actions must run on from the last one
-// it has stored (else ErrNotNext). A server batches its tables' actions
-// this way so they share one commit (and one sync to disk) instead of one
-// each.
+// it has stored (else ErrNotNext), and its fence must hold (else
+// ErrFenced). A server batches its tables' actions this way so they share
+// one commit (and one sync to disk) instead of one each.
 func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
 	if len(actions) == 0 {
 		return nil
 	}
 	var q strings.Builder
-	q.WriteString("WITH v (game_id, seq, at_ns, action, after) AS (VALUES ")
-	args := make([]any, 0, 5*len(actions))
+	q.WriteString("WITH v (game_id, seq, at_ns, action, after, owner, epoch) AS (VALUES ")
+	args := make([]any, 0, 7*len(actions))
 	// A game's actions in the batch run on from one another, and each
 	// expects the log to end just before the game's first one in it.
 	first, last := make(map[string]int, 1), make(map[string]int, 1)
+	fences := make(map[string]Fence, 1)
 	for i, a := range actions {
 		row, err := toActionRow(a)
 		if err != nil {
@@ -52,18 +55,25 @@ func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
 		if prev, ok := last[a.GameID]; ok && a.Seq != prev+1 {
 			return fmt.Errorf("store action %d of game %s after %d: %w", a.Seq, a.GameID, prev, ErrNotNext)
 		}
+		if f, ok := fences[a.GameID]; ok && f != a.Fence {
+			return fmt.Errorf("store action %d of game %s: two fences in one batch: %w", a.Seq, a.GameID, ErrFenced)
+		}
 		if _, ok := first[a.GameID]; !ok {
 			first[a.GameID] = a.Seq
 		}
-		last[a.GameID] = a.Seq
+		last[a.GameID], fences[a.GameID] = a.Seq, a.Fence
 		if i > 0 {
 			q.WriteString(", ")
 		}
-		q.WriteString("(?, ?, ?, ?, ?)")
-		args = append(args, row.GameID, row.Seq, row.AtNS, row.Action, first[a.GameID]-1)
+		q.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+		args = append(args, row.GameID, row.Seq, row.AtNS, row.Action, first[a.GameID]-1, a.Fence.Owner, a.Fence.Epoch)
 	}
+	// The games whose fence holds, locked so no claim moves them on until
+	// the append has committed.
+	q.WriteString("), f AS (SELECT g.id FROM games AS g WHERE EXISTS (SELECT 1 FROM v" +
+		" WHERE v.game_id = g.id AND v.owner = g.owner AND v.epoch = g.epoch)" + s.lockShare() + ")")
 	// All or none: if any action is not the next, none is inserted.
-	q.WriteString(") INSERT INTO actions (game_id, seq, at_ns, action) SELECT game_id, seq, at_ns, action FROM v" +
+	q.WriteString(" INSERT INTO actions (game_id, seq, at_ns, action) SELECT game_id, seq, at_ns, action FROM v" +
 		" WHERE NOT EXISTS (SELECT 1 FROM v AS w WHERE NOT (" + appendNext + "))")
 	var inserted int64
 	err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
@@ -71,13 +81,18 @@ func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
 		if err != nil {
 			return err
 		}
-		inserted, err = res.RowsAffected()
-		return err
+		if inserted, err = res.RowsAffected(); err != nil || inserted == int64(len(actions)) {
+			return err
+		}
+		// Refused: by a game missing, a fence, or a number.
+		for game, f := range fences {
+			if err := fenced(ctx, db, game, f); err != nil {
+				return err
+			}
+		}
+		return ErrNotNext
 	})
-	switch err = classify(err); {
-	case err == nil && inserted != int64(len(actions)):
-		err = ErrNotNext
-	case errors.Is(err, ErrDuplicate):
+	if err = classify(err); errors.Is(err, ErrDuplicate) {
 		// Another append took the number at the same moment.
 		err = fmt.Errorf("%w: %w", ErrNotNext, err)
 	}

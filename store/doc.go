@@ -16,11 +16,16 @@
 //     the leaderboard and a player's history and places (Rating, Rater,
 //     PlayerGame, Ranked, RatingHistory, Places);
 //   - the time the server was last alive (MarkAlive), so a restart can tell
-//     how long it was down.
+//     how long it was down;
+//   - when several servers share a PostgreSQL database, each one's lease
+//     and each game's owner and epoch (nodes.go: RenewLease, ClaimOrphans),
+//     every write of a game by its table being fenced on them (Fence,
+//     ErrFenced).
 //
 // The rows are how things are written (records.go maps the engine's options
 // and actions to stored words, fastaction.go reads them back quickly); the
 // meaning is the engine's and live's. Writes from many tables share SQLite
 // transactions through one committer (writer.go). Errors a caller can act on
-// are values such as ErrNotFound and ErrNotNext, matched with errors.Is.
+// are values such as ErrNotFound, ErrNotNext and ErrFenced, matched with
+// errors.Is.
 package store

@@ -132,13 +132,55 @@ func (s *Store) games(ctx context.Context, q *bun.SelectQuery) ([]Game, error) {
 	return games, nil
 }
 
-// SaveSeat stores a seat, replacing the one with the same game and number.
-// A seat of a game that does not exist is ErrNotFound.
+// SaveSeat stores a seat, replacing the one with the same game and number,
+// fenced on the Fence ctx carries (WithFence): a game held by another owner
+// or epoch is ErrFenced. A seat of a game that does not exist is
+// ErrNotFound.
 func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
-	if err := s.write(ctx, func(ctx context.Context, db bun.IDB) error { return upsertSeats(ctx, db, []Seat{seat}) }); err != nil {
+	f := FenceOf(ctx)
+	var saved int64
+	err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
+		// One statement: the game's row, locked if the fence holds, is
+		// what the seat's row is inserted from.
+		res, err := db.NewRaw(`WITH f AS (SELECT id FROM games WHERE id = ? AND owner = ? AND epoch = ?`+s.lockShare()+`)
+			INSERT INTO seats (game_id, seat, kind, name, bot_level, bot_style, token_hash, away, covered, player_id)
+			SELECT f.id, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM f WHERE TRUE
+			ON CONFLICT (game_id, seat) DO UPDATE SET kind = EXCLUDED.kind, name = EXCLUDED.name,
+				bot_level = EXCLUDED.bot_level, bot_style = EXCLUDED.bot_style, token_hash = EXCLUDED.token_hash,
+				away = EXCLUDED.away, covered = EXCLUDED.covered, player_id = EXCLUDED.player_id`,
+			seat.GameID, f.Owner, f.Epoch, seat.No, seat.Kind, seat.Name, seat.BotLevel, seat.BotStyle,
+			nullBytes(seat.TokenHash), seat.Away, seat.Covered, nullInt(seat.PlayerID)).Exec(ctx)
+		if err != nil {
+			return classify(err)
+		}
+		if saved, err = res.RowsAffected(); err != nil || saved > 0 {
+			return err
+		}
+		if err := fenced(ctx, db, seat.GameID, f); err != nil {
+			return err
+		}
+		return fmt.Errorf("no row written")
+	})
+	if err != nil {
 		return fmt.Errorf("save seat %d of game %s: %w", seat.No, seat.GameID, err)
 	}
 	return nil
+}
+
+// nullBytes and nullInt are a column stored NULL when empty, as the seats'
+// model's nullzero columns are.
+func nullBytes(b []byte) any {
+	if len(b) == 0 {
+		return nil
+	}
+	return b
+}
+
+func nullInt(n int64) any {
+	if n == 0 {
+		return nil
+	}
+	return n
 }
 
 // upsertSeats inserts seats or, for those already there, replaces every
@@ -159,19 +201,24 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 }
 
 // StartGame marks an open game live from at and stores the seats the start
-// changed (filled with bots, or numbered afresh), in one transaction. A game that is not open is ErrNotOpen.
+// changed (filled with bots, or numbered afresh), in one transaction,
+// fenced on the Fence ctx carries (WithFence; else ErrFenced). A game that
+// is not open is ErrNotOpen.
 func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
+	f := FenceOf(ctx)
 	start := func(ctx context.Context, db bun.IDB) error {
 		res, err := db.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", statusLive).
 			Set("started_at = ?", at).
 			Where("id = ?", id).
 			Where("status = ?", statusOpen).
+			Where("owner = ?", f.Owner).
+			Where("epoch = ?", f.Epoch).
 			Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("start game %s: %w", id, err)
 		}
-		if err := changedOne(ctx, db, res, id, ErrNotOpen); err != nil {
+		if err := changedOne(ctx, db, res, id, f, ErrNotOpen); err != nil {
 			return fmt.Errorf("start game %s: %w", id, err)
 		}
 		return nil
@@ -190,10 +237,11 @@ func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []
 	})
 }
 
-// changedOne checks that an update conditional on a game's status changed
-// the game, telling a game that does not exist (ErrNotFound) from one whose
-// status refused the change (refused).
-func changedOne(ctx context.Context, db bun.IDB, res sql.Result, id string, refused error) error {
+// changedOne checks that an update conditional on a game's status and
+// fence f changed the game, telling a game that does not exist
+// (ErrNotFound) and one held by another owner or epoch (ErrFenced) from one
+// whose status refused the change (refused).
+func changedOne(ctx context.Context, db bun.IDB, res sql.Result, id string, f Fence, refused error) error {
 	n, err := res.RowsAffected()
 	if err != nil {
 		return err
@@ -201,12 +249,8 @@ func changedOne(ctx context.Context, db bun.IDB, res sql.Result, id string, refu
 	if n == 1 {
 		return nil
 	}
-	exists, err := db.NewSelect().Model((*gameRow)(nil)).Where("id = ?", id).Exists(ctx)
-	if err != nil {
+	if err := fenced(ctx, db, id, f); err != nil {
 		return err
-	}
-	if !exists {
-		return ErrNotFound
 	}
 	return refused
 }
@@ -231,8 +275,10 @@ func (s *Store) Actions(ctx context.Context, gameID string) ([]Action, error) {
 // FinishGame marks a game over, with status "finished" or "ended", and
 // stores its results and, when rater is not nil, its accounts' rows and
 // ratings, in one transaction. A game already over is ErrOver, so a finish
-// retried or replayed rates the game once.
+// retried or replayed rates the game once. It is fenced on the Fence ctx
+// carries (WithFence; else ErrFenced).
 func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []Result, rater *Rater) error {
+	f := FenceOf(ctx)
 	if status != statusFinished && status != statusEnded {
 		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, statusFinished, statusEnded)
 	}
@@ -244,11 +290,13 @@ func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time,
 			Set("capped = ?", capped).
 			Where("id = ?", id).
 			Where("status IN (?)", bun.In([]string{statusOpen, statusLive})).
+			Where("owner = ?", f.Owner).
+			Where("epoch = ?", f.Epoch).
 			Exec(ctx)
 		if err != nil {
 			return fmt.Errorf("finish game %s: %w", id, err)
 		}
-		if err := changedOne(ctx, tx, res, id, ErrOver); err != nil {
+		if err := changedOne(ctx, tx, res, id, f, ErrOver); err != nil {
 			return fmt.Errorf("finish game %s: %w", id, err)
 		}
 		if len(results) > 0 {

@@ -73,6 +73,8 @@ var goMigrations = map[string][]migrate.Migration{
 		sqliteAddColumn("20261201000001", "rules", "games", "rules", "INTEGER NOT NULL DEFAULT 1"),
 		sqliteAddColumn("20261201090001", "seat_players", "seats", "player_id", "INTEGER REFERENCES accounts (id) ON DELETE SET NULL"),
 		nameLookalikes(SQLite),
+		sqliteAddColumn("20261202000001", "owner", "games", "owner", "TEXT NOT NULL DEFAULT ''"),
+		sqliteAddColumn("20261202000002", "epoch", "games", "epoch", "INTEGER NOT NULL DEFAULT 0"),
 	},
 	Postgres: {nameLookalikes(Postgres)},
 }

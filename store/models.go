@@ -35,6 +35,11 @@ type Game struct {
 	StartedAt time.Time
 	// EndedAt is zero until the game is over.
 	EndedAt time.Time
+	// Owner is the server running the game's table when several share the
+	// database, and Epoch counts the times it changed hands (see nodes.go);
+	// one server alone leaves them "" and 0.
+	Owner string
+	Epoch int64
 }
 
 // Seat is one seat of a game.
@@ -67,6 +72,10 @@ type Action struct {
 	// At is kept to the nanosecond, so a replay sees the exact same times.
 	At     time.Time
 	Action engine.Action
+	// Fence is who the writer believes holds the game: the append is
+	// refused (ErrFenced) unless the game's owner and epoch still match.
+	// It is not stored.
+	Fence Fence `bun:"-"`
 }
 
 // Timed is the row as the engine replays it: the one place a stored action
@@ -103,6 +112,8 @@ type gameRow struct {
 	CreatedAt     time.Time `bun:"created_at"`
 	StartedAt     time.Time `bun:"started_at,nullzero"`
 	EndedAt       time.Time `bun:"ended_at,nullzero"`
+	Owner         string    `bun:"owner"`
+	Epoch         int64     `bun:"epoch"`
 }
 
 func toGameRow(g *Game) (gameRow, error) {
@@ -127,6 +138,8 @@ func toGameRow(g *Game) (gameRow, error) {
 		CreatedAt:   g.CreatedAt,
 		StartedAt:   g.StartedAt,
 		EndedAt:     g.EndedAt,
+		Owner:       g.Owner,
+		Epoch:       g.Epoch,
 	}, nil
 }
 
@@ -143,6 +156,8 @@ func (r *gameRow) game() (Game, error) {
 		CreatedAt: utc(r.CreatedAt),
 		StartedAt: utc(r.StartedAt),
 		EndedAt:   utc(r.EndedAt),
+		Owner:     r.Owner,
+		Epoch:     r.Epoch,
 	}
 	if r.Rules <= 0 {
 		return Game{}, fmt.Errorf("game %s: rules version %d is not one", r.ID, r.Rules)

@@ -39,22 +39,29 @@ func (s *Store) SessionAccount(ctx context.Context, idHash []byte) (*Session, *A
 		ses Session
 		acc Account
 	)
-	err := s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
-		err := tx.NewSelect().Model(&ses).Where("ses.id_hash = ?", idHash).Scan(ctx)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNotFound
-		}
-		if err != nil {
-			return err
-		}
-		return tx.NewSelect().Model(&acc).Where("acc.id = ?", ses.AccountID).Scan(ctx)
-	})
+	err := s.readWithAccount(ctx, &ses, "ses.id_hash = ?", idHash, func() int64 { return ses.AccountID }, &acc)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read a session: %w", err)
 	}
 	ses.CreatedAt, ses.LastSeen, ses.Expires = utc(ses.CreatedAt), utc(ses.LastSeen), utc(ses.Expires)
 	acc.CreatedAt = utc(acc.CreatedAt)
 	return &ses, &acc, nil
+}
+
+// readWithAccount reads into row the one row where where holds (with key)
+// and then its account (accountID, read from the row) into acc, in one
+// read-only transaction. No such row is ErrNotFound.
+func (s *Store) readWithAccount(ctx context.Context, row any, where string, key any, accountID func() int64, acc *Account) error {
+	return s.db.RunInTx(ctx, &sql.TxOptions{ReadOnly: true}, func(ctx context.Context, tx bun.Tx) error {
+		err := tx.NewSelect().Model(row).Where(where, key).Scan(ctx)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		return tx.NewSelect().Model(acc).Where("acc.id = ?", accountID()).Scan(ctx)
+	})
 }
 
 // TouchSession records that a session was used at seen and now expires at

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -89,6 +90,12 @@ type Config struct {
 	// otherwise see an error. (A finished game's last frame is its own
 	// event, views.FinalEvent for the pages, on which a client stops.)
 	Ends map[string]bool
+	// Watch, if set, is told when a game's seat (engine.Spectator's too)
+	// gets its first stream and when its last stream is gone: a node of a
+	// cluster that does not run the game follows the seat's frames from
+	// the node that does while someone watches here. It is called with the
+	// Hub's lock held, so it must neither block nor call the Hub.
+	Watch func(game string, seat int, watching bool)
 }
 
 // Hub sends every seat's frames to the clients watching it. Every connection
@@ -132,6 +139,7 @@ type Hub struct {
 // stream is the Hub's record of one connection's stream.
 type stream struct {
 	game   string
+	seatNo int
 	seat   string // watchKey(game, seat)
 	format string
 	event  Event // the latest event
@@ -255,6 +263,19 @@ func (h *Hub) Publish(game string, f live.Frame) {
 	}
 }
 
+// Restamp lets each of a game's streams take the next frame whatever its
+// revision: the table was taken over by another node, whose revisions
+// count afresh.
+func (h *Hub) Restamp(game string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, st := range h.streams {
+		if st.game == game {
+			st.rev, st.event.Key = math.MinInt, math.MinInt
+		}
+	}
+}
+
 // Close ends a game's streams once each has had its final event.
 func (h *Hub) Close(game string) {
 	h.mu.Lock()
@@ -328,8 +349,11 @@ func (h *Hub) remove(name string) {
 	if st := h.streams[name]; st != nil {
 		st.ping.Stop()
 		delete(h.watched[st.seat], name)
-		if len(h.watched[st.seat]) == 0 {
+		if _, ok := h.watched[st.seat]; ok && len(h.watched[st.seat]) == 0 {
 			delete(h.watched, st.seat)
+			if h.cfg.Watch != nil {
+				h.cfg.Watch(st.game, st.seatNo, false)
+			}
 		}
 	}
 	delete(h.streams, name)
@@ -388,7 +412,7 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, be
 		return "", errGameClosed
 	}
 	h.nextID++
-	st := &stream{game: game, format: format, event: ev, rev: rev, beforeStart: beforeStart, subs: 1}
+	st := &stream{game: game, seatNo: seat, format: format, event: ev, rev: rev, beforeStart: beforeStart, subs: 1}
 	var name string
 	if game == "" {
 		name = "lobby/" + strconv.FormatUint(h.nextID, 10)
@@ -398,6 +422,9 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, be
 		name = st.seat + "/" + strconv.FormatUint(h.nextID, 10)
 		if h.watched[st.seat] == nil {
 			h.watched[st.seat] = make(map[string]*stream)
+			if h.cfg.Watch != nil {
+				h.cfg.Watch(game, seat, true)
+			}
 		}
 		h.watched[st.seat][name] = st
 	}

@@ -35,6 +35,11 @@ const (
 	defaultShutdownTables = 20 * time.Second
 )
 
+// defaultDrainWait is how long a stopping node answers /readyz with 503
+// while it still serves, before it stops taking requests: long enough for a
+// load balancer polling every second or so to see it and send no more.
+const defaultDrainWait = 2 * time.Second
+
 func serve(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "the address to listen on")
@@ -50,7 +55,13 @@ func serve(ctx context.Context, args []string) error {
 		"mark every cookie Secure, for a server only ever reached over HTTPS (default on when $BULLSHIT_SECURE_COOKIES is 1)")
 	shutdownHTTP := fs.Duration("shutdown-http", defaultShutdownHTTP, "on a stop, how long requests in flight may take before their connections are cut")
 	shutdownTables := fs.Duration("shutdown-tables", defaultShutdownTables, "on a stop, how long the tables then have to store their last moves")
+	drainWait := fs.Duration("drain-wait", defaultDrainWait, "on a stop, how long the server reports not ready (/readyz answers 503) while still serving, before it stops taking requests, so a load balancer sends them elsewhere (0 for none)")
+	clusterSettings := clusterFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	clustered, err := clusterSettings(*db)
+	if err != nil {
 		return err
 	}
 	if *speed < 1 || *speed > 100 {
@@ -58,6 +69,9 @@ func serve(ctx context.Context, args []string) error {
 	}
 	if *shutdownHTTP <= 0 || *shutdownTables <= 0 {
 		return errors.New("--shutdown-http and --shutdown-tables are more than 0")
+	}
+	if *drainWait < 0 {
+		return errors.New("--drain-wait is 0 or more")
 	}
 	trusted, err := api.ParseTrustedProxies(*proxies)
 	if err != nil {
@@ -95,7 +109,7 @@ func serve(ctx context.Context, args []string) error {
 	// The tables and the streams outlive the signal: they are stopped in
 	// order below, after the requests in flight have had their answers.
 	site, err := router.Assemble(ctx, st, clock, logger, router.Settings{TrustedProxies: trusted,
-		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies})
+		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies, Cluster: clustered})
 	if err != nil {
 		return err
 	}
@@ -122,6 +136,7 @@ func serve(ctx context.Context, args []string) error {
 	select {
 	case <-ctx.Done():
 		logger.Info("stopping")
+		serveErr = drain(site, *drainWait, served, logger)
 	case serveErr = <-served:
 	}
 	// Stop accepting and wait for the requests in flight, ending the event
@@ -141,6 +156,27 @@ func serve(ctx context.Context, args []string) error {
 	}
 	logger.Info("stopped")
 	return err
+}
+
+// drain takes the node out of service before it stops: /readyz answers 503
+// at once, and for wait the node goes on serving what still reaches it (the
+// requests a load balancer sent before it saw the 503, the streams open)
+// while the balancer turns new ones away. The wait ends early, with its
+// error, if the server stops serving anyway.
+func drain(site *router.Site, wait time.Duration, served <-chan error, logger *slog.Logger) error {
+	site.Ready.Drain()
+	if wait <= 0 {
+		return nil
+	}
+	logger.Info("draining: reporting not ready before the stop", "wait", wait)
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case err := <-served:
+		return err
+	}
 }
 
 // stopHTTP stops the server taking requests and waits up to budget for those

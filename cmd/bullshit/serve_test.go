@@ -22,20 +22,21 @@ import (
 type server struct {
 	cmd  *exec.Cmd
 	base string
+	logs *logWriter
 }
 
 // startServer runs the binary on a free port with the data folder, its
-// clocks running fast so a whole game takes seconds. extra flags go after
-// the others, so they win.
+// clocks running fast so a whole game takes seconds, stopping without a
+// drain's wait. extra flags go after the others, so they win.
 func startServer(t *testing.T, bin, addr, data string, extra ...string) *server {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data", data, "--speed", "20"}, extra...)...)
+	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data", data, "--speed", "20", "--drain-wait", "0"}, extra...)...)
 	logs := &logWriter{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, base: "http://" + addr}
+	s := &server{cmd: cmd, base: "http://" + addr, logs: logs}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
@@ -324,6 +325,7 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		{"--shutdown-http", "0s"},
 		{"--shutdown-tables", "-1s"},
 		{"--speed", "0"},
+		{"--drain-wait", "-1s"},
 	}
 	for _, args := range tests {
 		data := t.TempDir()

@@ -69,6 +69,15 @@ func (p *Proxy) CutAfter(query string, down bool) <-chan struct{} {
 	return p.cut
 }
 
+// Cut resets every connection now and refuses new ones until Restore: the
+// database is out of reach.
+func (p *Proxy) Cut() {
+	p.mu.Lock()
+	p.down = true
+	p.mu.Unlock()
+	p.resetAll()
+}
+
 // Restore lets connections through again.
 func (p *Proxy) Restore() {
 	p.mu.Lock()

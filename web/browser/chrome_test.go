@@ -84,10 +84,16 @@ type browser struct {
 
 	fetches sync.WaitGroup // reading response bodies
 
-	mu       sync.Mutex
-	urls     map[network.RequestID]string
-	types    map[network.RequestID]network.ResourceType
-	codes    map[network.RequestID]int
+	mu    sync.Mutex
+	urls  map[network.RequestID]string
+	types map[network.RequestID]network.ResourceType
+	codes map[network.RequestID]int
+	// capture counts the resets of what was captured (resetCapture), and
+	// sentIn says in which capture each request was sent: a request the
+	// previous page sent before a reset is no load of the next one, however
+	// late it finishes.
+	capture  int
+	sentIn   map[network.RequestID]int
 	received []received
 	loads    []load
 	statuses []status
@@ -151,7 +157,7 @@ func newBrowser(ctx context.Context, t *testing.T, base string, w, h int) *brows
 	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithLogf(t.Logf))
 	b := &browser{t: t, ctx: tabCtx, base: base,
 		urls: map[network.RequestID]string{}, types: map[network.RequestID]network.ResourceType{},
-		codes: map[network.RequestID]int{}}
+		codes: map[network.RequestID]int{}, sentIn: map[network.RequestID]int{}}
 	t.Cleanup(func() {
 		b.checkConsole()
 		cancelTab()
@@ -181,6 +187,10 @@ func newBrowser(ctx context.Context, t *testing.T, base string, w, h int) *brows
 // body is read in a goroutine of its own.
 func (b *browser) onEvent(ev any) {
 	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		b.mu.Lock()
+		b.sentIn[ev.RequestID] = b.capture
+		b.mu.Unlock()
 	case *network.EventResponseReceived:
 		b.mu.Lock()
 		b.urls[ev.RequestID] = ev.Response.URL
@@ -225,12 +235,16 @@ func (b *browser) onEvent(ev any) {
 	case *network.EventLoadingFinished:
 		b.mu.Lock()
 		url, kind, code := b.urls[ev.RequestID], b.types[ev.RequestID], b.codes[ev.RequestID]
+		capture, known := b.sentIn[ev.RequestID]
 		b.mu.Unlock()
 		id, encoded, body := ev.RequestID, ev.EncodedDataLength, ev.EncodedBodyLength
 		b.fetches.Go(func() {
 			res, err := chromedp.Call(b.ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})
 			b.mu.Lock()
 			defer b.mu.Unlock()
+			if known && capture != b.capture {
+				return
+			}
 			b.loads = append(b.loads, load{url: url, kind: kind, encoded: encoded, encodedBody: body, decodedBytes: len(res.Body)})
 			if err != nil {
 				// An answer with a body the browser kept, but can't give.
@@ -316,6 +330,7 @@ func (b *browser) resetCapture() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.received, b.loads, b.streamed = nil, nil, 0
+	b.capture++
 }
 
 // settle waits for the response bodies being read.

@@ -1,0 +1,77 @@
+package push
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"testing"
+
+	"bullshit/engine"
+)
+
+// watchLog records the Hub's Watch calls.
+type watchLog struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (w *watchLog) watch(game string, seat int, on bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	what := "stop"
+	if on {
+		what = "start"
+	}
+	w.calls = append(w.calls, what+" "+watchKey(game, seat))
+}
+
+func (w *watchLog) got() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.calls)
+}
+
+func TestHubWatchesASeatWhileItHasStreams(t *testing.T) {
+	var log watchLog
+	h := newHubHarness(t, Config{Watch: log.watch})
+	h.mu.Lock()
+	h.cur[1] = engine.View{Version: 3, Seat: 1}
+	h.mu.Unlock()
+	ctx1, cancel1 := context.WithCancel(context.Background())
+	defer cancel1()
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	defer cancel2()
+	first := subscribe(t, ctx1, h.srv.URL+"/s/g1/1")
+	next(t, first)
+	second := subscribe(t, ctx2, h.srv.URL+"/s/g1/1")
+	next(t, second)
+	if got, want := log.got(), []string{"start g1/1"}; !slices.Equal(got, want) {
+		t.Fatalf("Watch calls with two streams: got %v, want %v", got, want)
+	}
+	cancel1()
+	waitFor(t, "one subscriber", func() bool { return h.hub.Subscribers() == 1 })
+	if got, want := log.got(), []string{"start g1/1"}; !slices.Equal(got, want) {
+		t.Fatalf("Watch calls with one stream left: got %v, want %v", got, want)
+	}
+	cancel2()
+	want := []string{"start g1/1", "stop g1/1"}
+	waitFor(t, "the seat unwatched", func() bool { return slices.Equal(log.got(), want) })
+}
+
+func TestHubRestampTakesALowerRevision(t *testing.T) {
+	h := newHubHarness(t, Config{})
+	h.mu.Lock()
+	h.cur[0] = engine.View{Version: 9, Seat: 0}
+	h.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	events := subscribe(t, ctx, h.srv.URL+"/s/g1/0")
+	next(t, events)
+	// Another node took the table over and counts afresh: without the
+	// restamp its version 4 would be dropped as stale.
+	h.hub.Restamp("g1")
+	h.publish("g1", engine.View{Version: 4, Seat: 0, Doubt: "new owner"})
+	if e := next(t, events); e.view.Version != 4 || e.view.Doubt != "new owner" {
+		t.Errorf("after a restamp: got version %d %q, want version 4 from the new owner", e.view.Version, e.view.Doubt)
+	}
+}

@@ -1,0 +1,225 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"bullshit/errcode"
+	"bullshit/live"
+)
+
+// handler serves one kind of call for another node: it reads the call's
+// arguments, calls the Manager and returns what the caller decodes.
+type handler func(ctx context.Context, m *live.Manager, id string, args json.RawMessage) (any, error)
+
+// handlers is the one dispatch table, filled by newOp.
+var handlers = map[string]handler{}
+
+// op is one game-scoped call of the Manager's, with arguments A and result
+// R, named on the wire.
+type op[A, R any] struct {
+	name string
+	run  func(ctx context.Context, m *live.Manager, id string, a A) (R, error)
+}
+
+// newOp declares a call and adds its handler to the dispatch table.
+func newOp[A, R any](name string, run func(ctx context.Context, m *live.Manager, id string, a A) (R, error)) op[A, R] {
+	if handlers[name] != nil {
+		panic("cluster: two calls named " + name)
+	}
+	handlers[name] = func(ctx context.Context, m *live.Manager, id string, raw json.RawMessage) (any, error) {
+		var a A
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, fmt.Errorf("reading the arguments of %s: %w", name, err)
+		}
+		return run(ctx, m, id, a)
+	}
+	return op[A, R]{name: name, run: run}
+}
+
+// errOnly makes a call that answers only an error one of R struct{}.
+func errOnly[A any](fn func(ctx context.Context, m *live.Manager, id string, a A) error) func(context.Context, *live.Manager, string, A) (struct{}, error) {
+	return func(ctx context.Context, m *live.Manager, id string, a A) (struct{}, error) {
+		return struct{}{}, fn(ctx, m, id, a)
+	}
+}
+
+// codeMoved is the refusal of a call made to a node that no longer runs
+// the table: the caller tries again, and finds the new owner.
+const codeMoved errcode.Code = "moved"
+
+var (
+	errMoved = &live.Error{Code: codeMoved, Message: "The table moved to another server; try again."}
+	// errNoOwner: no node took the call in the caller's patience.
+	errNoOwner = &live.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
+)
+
+// call runs the op here when this node runs the game, or else sends it to
+// the node that does, trying again on no-responders, timeouts and
+// moved-refusals with a backoff until the caller's context (or Patience)
+// ends: every call is either a read or carries what makes a repeat harmless
+// (a move's play number; a join or a start refused the second time). A game
+// nobody runs is the local Manager's, which reads the store.
+func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error) {
+	var zero R
+	if t.runs(id) {
+		return o.run(ctx, t.m, id, a)
+	}
+	args, err := json.Marshal(a)
+	if err != nil {
+		return zero, err
+	}
+	req := request{Op: o.name, Game: id, Args: args}
+	if token, ok := live.TokenFrom(ctx); ok {
+		req.Token = &token
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.patience)
+	defer cancel()
+	t.forwarded.Add(1)
+	wait := firstBackoff
+	var silentSince time.Time
+	for try := 0; ; try++ {
+		if try > 0 {
+			t.retried.Add(1)
+			select {
+			case <-ctx.Done():
+				t.failed.Add(1)
+				return zero, errNoOwner
+			case <-time.After(wait):
+			}
+			wait = min(2*wait, maxBackoff)
+		}
+		if t.runs(id) { // it came here: taken over by this node
+			return o.run(ctx, t.m, id, a)
+		}
+		res, err := t.request(ctx, req)
+		switch {
+		case err == nil && res.Refusal != nil && res.Refusal.Code == codeMoved:
+			continue
+		case err == nil:
+			return decode[R](res)
+		case errors.Is(err, nats.ErrNoResponders):
+			if silentSince.IsZero() {
+				silentSince = time.Now()
+			}
+			if t.nowhere(ctx, id, silentSince) {
+				return o.run(ctx, t.m, id, a)
+			}
+		case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+			// An attempt timed out; the caller's context ending is seen above.
+		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+			return zero, ctx.Err()
+		default:
+			t.log.Warn("a call to another node failed", "game", id, "op", o.name, "err", err)
+		}
+	}
+}
+
+// request sends one try of req, bounded by Attempt.
+func (t *Tables) request(ctx context.Context, req request) (response, error) {
+	actx, cancel := context.WithTimeout(ctx, t.attempt)
+	defer cancel()
+	req.Wait = t.attempt
+	if dl, ok := actx.Deadline(); ok {
+		req.Wait = time.Until(dl)
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return response{}, err
+	}
+	msg, err := t.conn.RequestWithContext(actx, gameSubject(req.Game), body)
+	if err != nil {
+		return response{}, err
+	}
+	var res response
+	if err := json.Unmarshal(msg.Data, &res); err != nil {
+		return response{}, fmt.Errorf("reading the owner's answer: %w", err)
+	}
+	return res, nil
+}
+
+// decode is the owner's answer as the local call would have returned it.
+func decode[R any](res response) (R, error) {
+	var r R
+	switch {
+	case res.Refusal != nil:
+		return r, res.Refusal.err()
+	case res.Failure != "":
+		return r, &errFailed{msg: res.Failure}
+	}
+	if err := json.Unmarshal(res.Result, &r); err != nil {
+		return r, fmt.Errorf("reading the owner's answer: %w", err)
+	}
+	return r, nil
+}
+
+// nowhere reports whether a game no node answers for runs nowhere, so the
+// local Manager answers from the store: it is over or unknown, by the
+// store's word. Without an Owner to ask, silence past Settle is taken for
+// that (interest in a subject spreads between servers asynchronously).
+func (t *Tables) nowhere(ctx context.Context, id string, silentSince time.Time) bool {
+	if t.owner == nil {
+		return time.Since(silentSince) >= t.settle
+	}
+	_, status, err := t.owner(ctx, id)
+	if err != nil {
+		// No such game, or the store is failing: the local Manager says
+		// which, as it would on a single node.
+		return true
+	}
+	return status != live.StatusOpen && status != live.StatusLive
+}
+
+// serve answers a call from another node about a game this node runs, on
+// the game's subscription's goroutine, so one game's calls are served in
+// order as its table serves them.
+func (t *Tables) serve(msg *nats.Msg) {
+	var req request
+	res := response{}
+	switch err := json.Unmarshal(msg.Data, &req); {
+	case err != nil:
+		res.Failure = "unreadable call"
+	case !t.runs(req.Game):
+		res.Refusal = refusalOf(errMoved)
+	case handlers[req.Op] == nil:
+		res.Failure = "no call named " + req.Op
+	default:
+		res = t.answer(req)
+	}
+	body, err := json.Marshal(res)
+	if err == nil {
+		err = msg.Respond(body)
+	}
+	if err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+		t.log.Warn("answering another node", "game", req.Game, "op", req.Op, "err", err)
+	}
+}
+
+// answer runs req on the Manager within the caller's wait.
+func (t *Tables) answer(req request) response {
+	wait := min(max(req.Wait, 0), DefaultPatience)
+	ctx, cancel := context.WithTimeout(t.ctx, wait)
+	defer cancel()
+	if req.Token != nil {
+		ctx = live.WithToken(ctx, *req.Token)
+	}
+	out, err := handlers[req.Op](ctx, t.m, req.Game, req.Args)
+	if err != nil {
+		if r := refusalOf(err); r != nil {
+			return response{Refusal: r}
+		}
+		t.log.Error("a call from another node failed", "game", req.Game, "op", req.Op, "err", err)
+		return response{Failure: "see the log of the node running the game"}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		t.log.Error("encoding an answer", "game", req.Game, "op", req.Op, "err", err)
+		return response{Failure: "see the log of the node running the game"}
+	}
+	return response{Result: b}
+}

@@ -1,0 +1,140 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+)
+
+// follower follows one seat of a game from its owner for the local hub.
+type follower struct {
+	fs     *Frames
+	key    seatKey
+	sub    *nats.Subscription
+	cancel context.CancelFunc
+	// kick asks for a fresh read now; heard says a frame came in time.
+	kick, heard chan struct{}
+
+	mu    sync.Mutex
+	last  stamp
+	known bool
+	done  bool // the seat's final frame was handed to the hub
+}
+
+func (fl *follower) stop() {
+	fl.cancel()
+	if fl.sub != nil {
+		if err := fl.sub.Unsubscribe(); err != nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
+			fl.fs.log.Debug("no longer following a seat", "game", fl.key.game, "seat", fl.key.seat, "err", err)
+		}
+	}
+}
+
+func (fl *follower) isFinal() bool {
+	fl.mu.Lock()
+	defer fl.mu.Unlock()
+	return fl.done
+}
+
+func (fl *follower) poke() {
+	select {
+	case fl.kick <- struct{}{}:
+	default:
+	}
+}
+
+// receive takes a frame from the owner, on the subscription's goroutine.
+// The follower's lock is held while the hub takes the frame, so a frame
+// read afresh and one received never reach the hub out of order.
+func (fl *follower) receive(m *nats.Msg) {
+	var msg frameMsg
+	if err := json.Unmarshal(m.Data, &msg); err != nil {
+		fl.fs.log.Warn("an unreadable frame from another node", "subject", m.Subject, "err", err)
+		return
+	}
+	fl.fs.received.Add(1)
+	s := stamp{msg.Epoch, msg.Revision}
+	fl.mu.Lock()
+	if fl.done || fl.known && !s.after(fl.last) {
+		fl.mu.Unlock()
+		fl.fs.stale.Add(1)
+		return
+	}
+	// A revision skipped, or a new owner: something may be missing.
+	gap := fl.known && (s.epoch != fl.last.epoch || s.revision > fl.last.revision+1)
+	fl.last, fl.known = s, true
+	fl.done = msg.Frame.Final
+	fl.fs.deliver(fl.key.game, msg.Epoch, msg.Frame)
+	fl.mu.Unlock()
+	select {
+	case fl.heard <- struct{}{}:
+	default:
+	}
+	switch {
+	case msg.Frame.Final:
+		fl.fs.final(fl.key.game)
+	case gap:
+		fl.poke()
+	}
+}
+
+// run reads the seat's frame afresh soon after it is followed, on every
+// gap, and after every quiet spell, until ctx ends.
+func (fl *follower) run(ctx context.Context) {
+	t := time.NewTimer(firstRead)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-fl.heard:
+			t.Reset(fl.fs.quiet)
+			continue
+		case <-fl.kick:
+		case <-t.C:
+		}
+		fl.read(ctx)
+		t.Reset(fl.fs.quiet)
+	}
+}
+
+// read reads the seat's frame through Tables (from its owner, or from the
+// store once the game is over) and hands it to the hub if it is newer.
+func (fl *follower) read(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, fl.fs.quiet)
+	defer cancel()
+	f, err := fl.fs.tables.Frame(ctx, fl.key.game, fl.key.seat)
+	if err != nil {
+		if ctx.Err() == nil {
+			fl.fs.log.Debug("reading a followed seat's frame", "game", fl.key.game, "seat", fl.key.seat, "err", err)
+		}
+		return
+	}
+	fl.fs.reads.Add(1)
+	s := stamp{epochOf(f), f.Revision}
+	fl.mu.Lock()
+	switch {
+	case fl.done:
+		fl.mu.Unlock()
+		return
+	case f.Final:
+		// A game over is read from the store, numbered apart from the
+		// table's frames: it goes whatever its revision.
+		fl.done = true
+		fl.fs.hub.Restamp(fl.key.game)
+		fl.fs.deliver(fl.key.game, s.epoch, f)
+		fl.mu.Unlock()
+		fl.fs.final(fl.key.game)
+		return
+	case fl.known && !s.after(fl.last):
+		fl.mu.Unlock()
+		return
+	}
+	fl.last, fl.known = s, true
+	fl.fs.deliver(fl.key.game, s.epoch, f)
+	fl.mu.Unlock()
+}

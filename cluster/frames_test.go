@@ -1,0 +1,203 @@
+package cluster
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/live"
+)
+
+// recorder is a hub that keeps the frames it is given, by seat.
+type recorder struct {
+	mu        sync.Mutex
+	frames    map[seatKey][]live.Frame
+	closed    map[string]bool
+	restamped int
+}
+
+func newRecorder() *recorder {
+	return &recorder{frames: make(map[seatKey][]live.Frame), closed: make(map[string]bool)}
+}
+
+func (r *recorder) Publish(game string, f live.Frame) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := seatKey{game, f.Seat}
+	r.frames[k] = append(r.frames[k], f)
+}
+
+func (r *recorder) Close(game string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed[game] = true
+}
+
+func (r *recorder) Restamp(string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.restamped++
+}
+
+// revisions are the revisions of the frames seat was given, with those
+// the hub itself would drop as stale (not after the last taken) left out.
+func (r *recorder) revisions(game string, seat int) []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int
+	for _, f := range r.frames[seatKey{game, seat}] {
+		if len(out) == 0 || f.Revision > out[len(out)-1] || f.Final {
+			out = append(out, f.Revision)
+		}
+	}
+	return out
+}
+
+// given are every revision seat was given, in order.
+func (r *recorder) given(game string, seat int) []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []int
+	for _, f := range r.frames[seatKey{game, seat}] {
+		out = append(out, f.Revision)
+	}
+	return out
+}
+
+func (r *recorder) isClosed(game string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed[game]
+}
+
+// TestFramesReachAnotherNode follows a seat on the node that doesn't run
+// its table: it sees the table's frames in revision order, and recovers
+// from a frame NATS lost in the middle (a gap) and at the end (silence).
+func TestFramesReachAnotherNode(t *testing.T) {
+	p := newPair(t, 200*time.Millisecond)
+	owner := p.tables[0]
+	ctx := t.Context()
+	host, err := owner.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.Game.ID
+	for _, name := range []string{"Bob", "Cy"} {
+		if _, err := owner.Join(ctx, id, name, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.frames[1].Follow(id, 0, true)
+	p.frames[1].Follow(id, engine.Spectator, true)
+	defer p.frames[1].Follow(id, 0, false)
+	defer p.frames[1].Follow(id, engine.Spectator, false)
+	// The follower's first read finds the waiting room.
+	waitFor(t, "the waiting room on the other node", func() bool { return len(p.hubs[1].given(id, 0)) > 0 })
+
+	current := func() int {
+		f, err := owner.Frame(ctx, id, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Revision
+	}
+	caughtUp := func(what string) {
+		t.Helper()
+		want := current()
+		waitFor(t, what, func() bool {
+			revs := p.hubs[1].revisions(id, 0)
+			return len(revs) > 0 && revs[len(revs)-1] == want
+		})
+	}
+	if err := owner.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
+		t.Fatal(err)
+	}
+	caughtUp("the start on the other node")
+	if got := p.frames[1].Stats().Received; got == 0 {
+		t.Errorf("frames received over NATS: got %d, want some", got)
+	}
+
+	// Lose seat 0's next frame, then let the table move on: the gap shows.
+	var once sync.Once
+	lose := func(game string, f live.Frame) bool {
+		lost := false
+		if game == id && f.Seat == 0 {
+			once.Do(func() { lost = true })
+		}
+		return lost
+	}
+	p.frames[0].drop.Store(&lose)
+	play(t, owner, id)
+	play(t, owner, id)
+	caughtUp("the other node past a lost frame")
+
+	// Lose the last frame: only the quiet spell shows it.
+	var last sync.Once
+	loseLast := func(game string, f live.Frame) bool {
+		lost := false
+		if game == id && f.Seat == 0 {
+			last.Do(func() { lost = true })
+		}
+		return lost
+	}
+	p.frames[0].drop.Store(&loseLast)
+	readsBefore := p.frames[1].Stats().Reads
+	play(t, owner, id)
+	caughtUp("the other node after its last frame was lost")
+	if got := p.frames[1].Stats().Reads; got <= readsBefore {
+		t.Errorf("fresh reads: got %d, want more than %d", got, readsBefore)
+	}
+
+	// The hub was never handed a frame that wasn't newer than the last.
+	given := p.hubs[1].given(id, 0)
+	for i := 1; i < len(given); i++ {
+		if given[i] <= given[i-1] {
+			t.Errorf("revisions handed to the other node's hub: got %v, want each above the last", given)
+			break
+		}
+	}
+
+	// The end reaches every followed seat, then the streams close.
+	if err := owner.End(live.WithToken(ctx, host.Token), id, 0); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the game's streams closed on the other node", func() bool { return p.hubs[1].isClosed(id) })
+	for _, seat := range []int{0, engine.Spectator} {
+		p.hubs[1].mu.Lock()
+		frames := p.hubs[1].frames[seatKey{id, seat}]
+		final := len(frames) > 0 && frames[len(frames)-1].Final
+		p.hubs[1].mu.Unlock()
+		if !final {
+			t.Errorf("seat %d's last frame on the other node: got a frame not final, want the final one", seat)
+		}
+	}
+}
+
+// play makes one move: the first seat that may play plays its first card,
+// or else the first that may let the last play go does.
+func play(t *testing.T, tables *Tables, id string) {
+	t.Helper()
+	ctx := t.Context()
+	for seat := range 3 {
+		v, err := tables.View(ctx, id, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := engine.Action{Seat: seat, No: v.Plays}
+		switch {
+		case slices.Contains(v.Can, engine.ActPlay) && len(v.Hand) > 0:
+			a.Kind, a.Cards = engine.ActPlay, v.Hand[:1]
+		case slices.Contains(v.Can, engine.ActPass):
+			a.Kind = engine.ActPass
+		default:
+			continue
+		}
+		if _, err := tables.Act(ctx, id, a); err != nil {
+			t.Fatalf("%s by seat %d: %v", a.Kind, seat, err)
+		}
+		return
+	}
+	t.Fatal("nobody may move")
+}

@@ -1,0 +1,303 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"bullshit/engine"
+	"bullshit/engine/review"
+	"bullshit/live"
+)
+
+// TablesConfig configures Tables. Zero durations take the defaults.
+type TablesConfig struct {
+	Manager *live.Manager
+	Conn    *nats.Conn
+	Logger  *slog.Logger
+	// Owner reads a game's owner and status from the store. A call that no
+	// node answers is about a game running nowhere when the store says it
+	// is over (or there is no such game): the local Manager answers it from
+	// the store. An open or live game is being taken over: the call waits
+	// for its new owner. Nil takes a game nobody answers for, once interest
+	// had time to spread (Settle), as running nowhere.
+	Owner func(ctx context.Context, id string) (node string, status live.Status, err error)
+	// Attempt bounds one request to the owner; Patience all of a call's
+	// tries, when the caller's context has no earlier deadline.
+	Attempt, Patience time.Duration
+	// Settle is how long a call retries no-responders before it takes the
+	// game for one running nowhere, when there is no Owner.
+	Settle time.Duration
+}
+
+// The defaults. A call is retried with a backoff from firstBackoff to
+// maxBackoff: a takeover takes a lease's TTL, a claim interval and a
+// replay, so a few seconds; Patience is well past that.
+const (
+	DefaultAttempt  = 5 * time.Second
+	DefaultPatience = 30 * time.Second
+	DefaultSettle   = time.Second
+	firstBackoff    = 10 * time.Millisecond
+	maxBackoff      = 500 * time.Millisecond
+)
+
+// Tables is the table runtime as the API and the pages see it on a node of
+// a cluster: a call about a game this node runs goes to its Manager; one
+// about a game running on another node is sent there, by request and reply
+// on the game's subject; one about a game running nowhere (over, or never
+// created) and the calls about no one game (Create, List, Search) stay with
+// the local Manager, which reads the store every node shares.
+type Tables struct {
+	m        *live.Manager
+	conn     *nats.Conn
+	log      *slog.Logger
+	owner    func(ctx context.Context, id string) (string, live.Status, error)
+	attempt  time.Duration
+	patience time.Duration
+	settle   time.Duration
+	ctx      context.Context
+
+	mu sync.Mutex
+	// subs are the games this node answers for: those its Manager runs.
+	subs map[string]*nats.Subscription
+
+	forwarded, retried, failed atomic.Int64
+}
+
+// NewTables makes the Tables of a node. ctx bounds the calls it serves
+// for other nodes.
+func NewTables(ctx context.Context, cfg TablesConfig) *Tables {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Attempt <= 0 {
+		cfg.Attempt = DefaultAttempt
+	}
+	if cfg.Patience <= 0 {
+		cfg.Patience = DefaultPatience
+	}
+	if cfg.Settle <= 0 {
+		cfg.Settle = DefaultSettle
+	}
+	return &Tables{m: cfg.Manager, conn: cfg.Conn, log: cfg.Logger, owner: cfg.Owner, attempt: cfg.Attempt,
+		patience: cfg.Patience, settle: cfg.Settle, ctx: ctx, subs: make(map[string]*nats.Subscription)}
+}
+
+// SetManager gives the Tables their Manager, before any call: the
+// Manager publishes to the Frames that read through the Tables, so one of
+// the three is made without the next.
+func (t *Tables) SetManager(m *live.Manager) { t.m = m }
+
+// Watch is live.Cluster's Watch: the node answers for a game while its
+// Manager runs the table.
+func (t *Tables) Watch(game string, running bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sub := t.subs[game]
+	switch {
+	case running && sub == nil:
+		s, err := t.conn.Subscribe(gameSubject(game), t.serve)
+		if err != nil {
+			t.log.Error("answering for a game over NATS", "game", game, "err", err)
+			return
+		}
+		t.subs[game] = s
+	case !running && sub != nil:
+		if err := sub.Unsubscribe(); err != nil && !errors.Is(err, nats.ErrConnectionClosed) {
+			t.log.Warn("no longer answering for a game", "game", game, "err", err)
+		}
+		delete(t.subs, game)
+	}
+}
+
+// runs reports whether this node runs game id.
+func (t *Tables) runs(id string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.subs[id] != nil
+}
+
+// Stats are the calls sent to other nodes, the tries repeated and the
+// calls given up on.
+type Stats struct{ Forwarded, Retried, Failed int64 }
+
+// Stats counts the calls sent to other nodes so far.
+func (t *Tables) Stats() Stats {
+	return Stats{Forwarded: t.forwarded.Load(), Retried: t.retried.Load(), Failed: t.failed.Load()}
+}
+
+// The game-scoped calls, each once: the owner's handler and the local call
+// are the same function.
+var (
+	opGet = newOp("get", func(ctx context.Context, m *live.Manager, id string, _ struct{}) (live.Summary, error) {
+		return m.Get(ctx, id)
+	})
+	opJoin = newOp("join", func(ctx context.Context, m *live.Manager, id string, a joinArgs) (live.Joined, error) {
+		return m.Join(ctx, id, a.Name, a.Player)
+	})
+	opAuth = newOp("authenticate", func(ctx context.Context, m *live.Manager, id, token string) (int, error) {
+		return m.Authenticate(ctx, id, token)
+	})
+	opStart     = newOp("start", errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.Start(ctx, id, by) }))
+	opLeave     = newOp("leave", errOnly(func(ctx context.Context, m *live.Manager, id string, seat int) error { return m.Leave(ctx, id, seat) }))
+	opEnd       = newOp("end", errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.End(ctx, id, by) }))
+	opHandToBot = newOp("hand_to_bot", errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+		return m.HandToBot(ctx, id, a.By, a.Seat)
+	}))
+	opAddBot = newOp("add_bot", errOnly(func(ctx context.Context, m *live.Manager, id string, a botArgs) error {
+		return m.AddBot(ctx, id, a.By, a.Level)
+	}))
+	opRemoveBot = newOp("remove_bot", errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+		return m.RemoveBot(ctx, id, a.By, a.Seat)
+	}))
+	opView = newOp("view", func(ctx context.Context, m *live.Manager, id string, seat int) (engine.View, error) {
+		return m.View(ctx, id, seat)
+	})
+	opAct = newOp("act", func(ctx context.Context, m *live.Manager, id string, a engine.Action) (engine.View, error) {
+		return m.Act(ctx, id, a)
+	})
+	opLog = newOp("log", func(ctx context.Context, m *live.Manager, id string, seat int) ([]engine.Event, error) {
+		return m.Log(ctx, id, seat)
+	})
+	opSeats = newOp("seats", func(ctx context.Context, m *live.Manager, id string, _ struct{}) ([]live.SeatInfo, error) {
+		return m.Seats(ctx, id)
+	})
+	opFrame = newOp("frame", func(ctx context.Context, m *live.Manager, id string, seat int) (live.Frame, error) {
+		return m.Frame(ctx, id, seat)
+	})
+)
+
+type joinArgs struct {
+	Name   string `json:"name"`
+	Player int64  `json:"player"`
+}
+
+type seatArgs struct {
+	By   int `json:"by"`
+	Seat int `json:"seat"`
+}
+
+type botArgs struct {
+	By    int    `json:"by"`
+	Level string `json:"level"`
+}
+
+// Get is game id's summary.
+func (t *Tables) Get(ctx context.Context, id string) (live.Summary, error) {
+	return opGet.call(ctx, t, id, struct{}{})
+}
+
+// Join seats a person at game id.
+func (t *Tables) Join(ctx context.Context, id, name string, player int64) (live.Joined, error) {
+	return opJoin.call(ctx, t, id, joinArgs{name, player})
+}
+
+// Authenticate finds the seat of token at game id.
+func (t *Tables) Authenticate(ctx context.Context, id, token string) (int, error) {
+	return opAuth.call(ctx, t, id, token)
+}
+
+// Start starts game id.
+func (t *Tables) Start(ctx context.Context, id string, by int) error {
+	_, err := opStart.call(ctx, t, id, by)
+	return err
+}
+
+// Leave frees seat, or hands it to a bot once the game is under way.
+func (t *Tables) Leave(ctx context.Context, id string, seat int) error {
+	_, err := opLeave.call(ctx, t, id, seat)
+	return err
+}
+
+// HandToBot hands seat to a bot.
+func (t *Tables) HandToBot(ctx context.Context, id string, by, seat int) error {
+	_, err := opHandToBot.call(ctx, t, id, seatArgs{by, seat})
+	return err
+}
+
+// End ends game id early.
+func (t *Tables) End(ctx context.Context, id string, by int) error {
+	_, err := opEnd.call(ctx, t, id, by)
+	return err
+}
+
+// AddBot seats a bot at a waiting table.
+func (t *Tables) AddBot(ctx context.Context, id string, by int, level string) error {
+	_, err := opAddBot.call(ctx, t, id, botArgs{by, level})
+	return err
+}
+
+// RemoveBot frees a bot's seat at a waiting table.
+func (t *Tables) RemoveBot(ctx context.Context, id string, by, seat int) error {
+	_, err := opRemoveBot.call(ctx, t, id, seatArgs{by, seat})
+	return err
+}
+
+// View is seat's view of game id.
+func (t *Tables) View(ctx context.Context, id string, seat int) (engine.View, error) {
+	return opView.call(ctx, t, id, seat)
+}
+
+// Act makes a seat's move.
+func (t *Tables) Act(ctx context.Context, id string, a engine.Action) (engine.View, error) {
+	return opAct.call(ctx, t, id, a)
+}
+
+// Log is game id's log as seat sees it.
+func (t *Tables) Log(ctx context.Context, id string, seat int) ([]engine.Event, error) {
+	return opLog.call(ctx, t, id, seat)
+}
+
+// Seats are game id's seats.
+func (t *Tables) Seats(ctx context.Context, id string) ([]live.SeatInfo, error) {
+	return opSeats.call(ctx, t, id, struct{}{})
+}
+
+// Frame is seat's frame of game id.
+func (t *Tables) Frame(ctx context.Context, id string, seat int) (live.Frame, error) {
+	return opFrame.call(ctx, t, id, seat)
+}
+
+// Create opens a table on this node, which then runs it.
+func (t *Tables) Create(ctx context.Context, req live.CreateRequest) (live.Joined, error) {
+	j, err := t.m.Create(ctx, req)
+	if err == nil {
+		// Until the Manager says so itself (live.Cluster's Watch).
+		t.Watch(j.Game.ID, true)
+	}
+	return j, err
+}
+
+// List lists the games in status, from this node's Manager.
+func (t *Tables) List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error) {
+	return t.m.List(ctx, status, limit)
+}
+
+// Search searches the finished games, which the store holds.
+func (t *Tables) Search(ctx context.Context, q live.Query) ([]live.Summary, bool, error) {
+	return t.m.Search(ctx, q)
+}
+
+// Record is a finished game's record, from the store.
+func (t *Tables) Record(ctx context.Context, id string) (live.Record, error) {
+	return t.m.Record(ctx, id)
+}
+
+// Reviewed is a finished game's record and review, from the store.
+func (t *Tables) Reviewed(ctx context.Context, id string) (live.Record, *review.Review, error) {
+	return t.m.Reviewed(ctx, id)
+}
+
+// Rematch opens (or joins) the table after a finished game. The link from
+// a game to the next is the node's own (see docs/cluster.md).
+func (t *Tables) Rematch(ctx context.Context, id string, by int) (live.Joined, error) {
+	return t.m.Rematch(ctx, id, by)
+}
+
+// Next is the game opened by Rematch after game id on this node, or "".
+func (t *Tables) Next(id string) string { return t.m.Next(id) }

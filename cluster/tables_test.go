@@ -1,0 +1,223 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"bullshit/engine"
+	"bullshit/errcode"
+	"bullshit/live"
+	"bullshit/store"
+	"bullshit/store/storetest"
+)
+
+// pair is two nodes on one PostgreSQL schema, on one fake clock, each with
+// its Manager, Tables and Frames (over a hub that records what it is
+// given) and an embedded NATS server routed to the other.
+type pair struct {
+	clock  *live.FakeClock
+	tables [2]*Tables
+	frames [2]*Frames
+	hubs   [2]*recorder
+	nodes  []*NATS
+}
+
+func newPair(t testing.TB, quiet time.Duration) *pair {
+	t.Helper()
+	if !storetest.HavePostgres() {
+		t.Skipf("%s is not set to a PostgreSQL URL: two nodes share one database", storetest.PostgresEnv)
+	}
+	url := storetest.PostgresURL(t)
+	p := &pair{clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), nodes: startMesh(t, 2)}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	for i := range 2 {
+		st, err := store.Open(ctx, url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.hubs[i] = newRecorder()
+		p.tables[i] = NewTables(ctx, TablesConfig{Conn: p.nodes[i].Conn})
+		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet})
+		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: p.frames[i]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.tables[i].SetManager(m)
+		t.Cleanup(func() {
+			if err := m.Close(context.Background()); err != nil {
+				t.Error(err)
+			}
+			st.Close()
+		})
+	}
+	t.Cleanup(func() {
+		cancel()
+		for _, fs := range p.frames {
+			fs.Wait()
+		}
+	})
+	return p
+}
+
+// same fails unless a and b encode alike: what the API and the pages show.
+func same(t *testing.T, what string, a, b any) {
+	t.Helper()
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Errorf("%s through the other node: got %s, want %s", what, jb, ja)
+	}
+}
+
+// sameErr fails unless the two refusals read alike.
+func sameErr(t *testing.T, what string, owner, other error) {
+	t.Helper()
+	if owner == nil || other == nil {
+		t.Fatalf("%s: got %v through the other node and %v on the owner, want two refusals", what, other, owner)
+	}
+	oc, om, ook := errcode.Of(owner)
+	xc, xm, xok := errcode.Of(other)
+	if xc != oc || xm != om || xok != ook || reflect.TypeOf(other) != reflect.TypeOf(owner) {
+		t.Errorf("%s through the other node: got %T %q %q, want %T %q %q", what, other, xc, xm, owner, oc, om)
+	}
+}
+
+func TestCallsThroughTheOtherNode(t *testing.T) {
+	p := newPair(t, 0)
+	owner, other := p.tables[0], p.tables[1]
+	ctx := t.Context()
+	host, err := owner.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.Game.ID
+	if !owner.runs(id) || other.runs(id) {
+		t.Fatalf("runs: got %v on the owner and %v on the other, want true and false", owner.runs(id), other.runs(id))
+	}
+	// The other node's server learns of the owner's interest in its own
+	// time: until then the calls are retried.
+	bob, err := other.Join(ctx, id, "Bob", 0)
+	if err != nil {
+		t.Fatalf("Join through the other node: %v", err)
+	}
+	if _, err := other.Join(ctx, id, "Cy", 0); err != nil {
+		t.Fatalf("Join through the other node: %v", err)
+	}
+	if _, err := other.Join(ctx, id, "Bob", 0); err == nil {
+		t.Errorf("a second Bob: got nil, want a refusal")
+	}
+	seat, err := other.Authenticate(ctx, id, bob.Token)
+	if err != nil || seat != bob.Seat {
+		t.Fatalf("Authenticate through the other node: got %d, %v, want %d", seat, err, bob.Seat)
+	}
+	errOther := other.Start(ctx, id, 1)
+	errOwner := owner.Start(ctx, id, 1)
+	sameErr(t, "a start by a guest", errOwner, errOther)
+	if err := other.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
+		t.Fatalf("Start through the other node: %v", err)
+	}
+
+	for seat := range 3 {
+		vOwner, err := owner.View(ctx, id, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vOther, err := other.View(ctx, id, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, "a view", vOwner, vOther)
+		fOwner, _ := owner.Frame(ctx, id, seat)
+		fOther, err := other.Frame(ctx, id, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same(t, "a frame", fOwner, fOther)
+	}
+	sOwner, _ := owner.Seats(ctx, id)
+	sOther, err := other.Seats(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the seats", sOwner, sOther)
+
+	// A move through the other node, then the same move again on each: the
+	// same refusal. A move out of turn, too.
+	v, _ := owner.View(ctx, id, engine.Spectator)
+	turn := v.Turn
+	hand, _ := owner.View(ctx, id, turn)
+	play := engine.Action{Kind: engine.ActPlay, Seat: turn, No: hand.Plays, Cards: hand.Hand[:1]}
+	after, err := other.Act(ctx, id, play)
+	if err != nil {
+		t.Fatalf("a play through the other node: %v", err)
+	}
+	want, _ := owner.View(ctx, id, turn)
+	same(t, "the view after a play", want, after)
+	_, errOther = other.Act(ctx, id, play)
+	_, errOwner = owner.Act(ctx, id, play)
+	sameErr(t, "a play made twice", errOwner, errOther)
+	out := engine.Action{Kind: engine.ActPlay, Seat: (turn + 2) % 3, No: after.Plays, Cards: hand.Hand[1:2]}
+	_, errOther = other.Act(ctx, id, out)
+	_, errOwner = owner.Act(ctx, id, out)
+	sameErr(t, "a play out of turn", errOwner, errOther)
+
+	// The token crosses with the call, and the table checks it again: a
+	// token of another seat's is refused on both nodes alike.
+	bobSeat, err := owner.Authenticate(ctx, id, bob.Token) // the start numbered the seats afresh
+	if err != nil {
+		t.Fatal(err)
+	}
+	passer := 0
+	for passer == turn || passer == bobSeat {
+		passer++
+	}
+	// The seat may let the play go, but not with Bob's token.
+	wrong := engine.Action{Kind: engine.ActPass, Seat: passer, No: after.Plays}
+	_, errOther = other.Act(live.WithToken(ctx, bob.Token), id, wrong)
+	_, errOwner = owner.Act(live.WithToken(ctx, bob.Token), id, wrong)
+	sameErr(t, "a move with another seat's token", errOwner, errOther)
+
+	lOwner, _ := owner.Log(ctx, id, engine.Spectator)
+	lOther, err := other.Log(ctx, id, engine.Spectator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the log", lOwner, lOther)
+	gOwner, _ := owner.Get(ctx, id)
+	gOther, err := other.Get(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the summary", gOwner, gOther)
+
+	// Once the game is over nobody runs it: the other node answers from
+	// the store, as the owner does.
+	if err := other.End(live.WithToken(ctx, host.Token), id, 0); err != nil {
+		t.Fatalf("End through the other node: %v", err)
+	}
+	waitFor(t, "the table to stop", func() bool { return !owner.runs(id) })
+	fOwner, err := owner.Frame(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fOther, err := other.Frame(ctx, id, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "the final frame", fOwner, fOther)
+	if st := other.Stats(); st.Forwarded == 0 {
+		t.Errorf("calls forwarded: got %d, want some", st.Forwarded)
+	}
+}
+
+func TestUnknownGameFallsBackToTheStore(t *testing.T) {
+	p := newPair(t, 0)
+	_, err := p.tables[1].Get(t.Context(), "zzzzzz")
+	if code, _, _ := errcode.Of(err); code != errcode.NotFound {
+		t.Errorf("Get of a game nobody has: got %v (%q), want %q", err, code, errcode.NotFound)
+	}
+}

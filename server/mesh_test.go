@@ -1,0 +1,172 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"net/http/httptest"
+	"reflect"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"bullshit/api/client"
+	"bullshit/cluster"
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/server"
+	"bullshit/store"
+	"bullshit/store/storetest"
+)
+
+// startNode assembles a site as one node of a cluster on the database at
+// url, its embedded NATS server routed to routes, and serves it.
+func startNode(t *testing.T, url, name string, clock live.Clock, routes ...string) (*server.Site, *client.Client) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := server.Assemble(ctx, st, clock, nil, server.Settings{
+		Cluster: &server.Cluster{Node: name, Lease: server.DefaultLease,
+			NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes}}})
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site.Handler)
+	t.Cleanup(func() {
+		site.StopStreams()
+		srv.Close()
+		if err := site.Close(context.Background()); err != nil {
+			t.Error(err)
+		}
+		st.Close()
+	})
+	return site, client.New(srv.URL, nil)
+}
+
+// TestTwoNodesServeOneSite plays through the node that doesn't run the
+// table, over HTTP, and follows a seat's stream there: the answers, the
+// refusals and the stream are those of the node that runs it.
+func TestTwoNodesServeOneSite(t *testing.T) {
+	if !storetest.HavePostgres() {
+		t.Skipf("%s is not set to a PostgreSQL URL: a cluster needs one", storetest.PostgresEnv)
+	}
+	url := storetest.PostgresURL(t)
+	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	siteA, a := startNode(t, url, "a", clock)
+	_, b := startNode(t, url, "b", clock, siteA.Mesh.NATS.ClusterAddr())
+	ctx := t.Context()
+
+	host, err := a.Create(ctx, client.CreateBody{Seats: 3, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.Game.ID
+	tokens := map[int]string{host.Seat: host.Token}
+	for _, name := range []string{"Bob", "Cy"} {
+		j, err := b.Join(ctx, id, name)
+		if err != nil {
+			t.Fatalf("joining through the node that doesn't run the table: %v", err)
+		}
+		tokens[j.Seat] = j.Token
+	}
+	if _, err := b.WithToken(host.Token).Start(ctx, id); err != nil {
+		t.Fatalf("starting through the other node: %v", err)
+	}
+
+	// Seat 0's stream on node b.
+	var mu sync.Mutex
+	var versions []int
+	streamCtx, stopStream := context.WithCancel(ctx)
+	defer stopStream()
+	done := make(chan error, 1)
+	go func() {
+		done <- b.WithToken(tokens[0]).Events(streamCtx, id, func(v engine.View) error {
+			mu.Lock()
+			defer mu.Unlock()
+			versions = append(versions, v.Version)
+			return nil
+		})
+	}()
+
+	for range 4 {
+		v, err := a.View(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat, move := nextMove(t, a, tokens, id)
+		before, err := a.WithToken(tokens[seat]).View(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after, err := b.WithToken(tokens[seat]).Act(ctx, id, move)
+		if err != nil {
+			t.Fatalf("%s through the other node: %v", move.Kind, err)
+		}
+		if after.Version <= before.Version || after.Version <= v.Version {
+			t.Errorf("the view after a move: got version %d, want above %d", after.Version, before.Version)
+		}
+		onOwner, err := a.WithToken(tokens[seat]).View(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(onOwner, after) {
+			t.Errorf("the view after a move through the other node: got %+v, want the owner's %+v", after, onOwner)
+		}
+		// The same move again is refused alike on both nodes.
+		_, errB := b.WithToken(tokens[seat]).Act(ctx, id, move)
+		_, errA := a.WithToken(tokens[seat]).Act(ctx, id, move)
+		var eA, eB *client.Error
+		if !errors.As(errA, &eA) || !errors.As(errB, &eB) || *eA != *eB {
+			t.Errorf("a move made twice: got %v through the other node, want the owner's %v", errB, errA)
+		}
+	}
+	want, err := a.WithToken(tokens[0]).View(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		mu.Lock()
+		got := slices.Clone(versions)
+		mu.Unlock()
+		if len(got) > 0 && got[len(got)-1] == want.Version {
+			for i := 1; i < len(got); i++ {
+				if got[i] <= got[i-1] {
+					t.Errorf("versions on the other node's stream: got %v, want each above the last", got)
+					break
+				}
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the other node's stream: got versions %v, want them to reach %d", got, want.Version)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stopStream()
+	<-done
+}
+
+// nextMove is a move someone may make now: the player to play plays one
+// card, or else the first who may let the last play go does.
+func nextMove(t *testing.T, c *client.Client, tokens map[int]string, id string) (int, engine.Action) {
+	t.Helper()
+	for seat := range 3 {
+		v, err := c.WithToken(tokens[seat]).View(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case slices.Contains(v.Can, engine.ActPlay) && len(v.Hand) > 0:
+			return seat, engine.Action{Kind: engine.ActPlay, No: v.Plays, Cards: v.Hand[:1]}
+		case slices.Contains(v.Can, engine.ActPass):
+			return seat, engine.Action{Kind: engine.ActPass, No: v.Plays}
+		}
+	}
+	t.Fatal("nobody may move")
+	return 0, engine.Action{}
+}
