@@ -116,8 +116,18 @@ func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, se
 	if err := views.Screen(w, t, true, nil).Render(ctx, &buf); err != nil {
 		return err
 	}
+	if !f.Final {
+		c.Response().Header().Set(revisionHeader, strconv.Itoa(f.Revision))
+	}
 	return writeHTML(c, code, buf.Bytes())
 }
+
+// revisionHeader carries the revision of the frame an answer shows. The
+// stream may push a newer frame while the answer is on its way (the move's
+// window closed just after it), and nothing follows to put right an answer
+// swapped in after it: the page drops an answer older than the last frame
+// pushed. A finished game's frame is numbered apart, so it has none.
+const revisionHeader = "X-Frame-Revision"
 
 // frames are the buffers frames are rendered into, each with room for a
 // full table's screen: the event keeps only an exact copy.

@@ -93,6 +93,23 @@
     late = lags[lags.length - 1] - Math.min.apply(null, lags);
   }
 
+  // pushed is the revision of the last frame the stream brought, the first
+  // number of its id. A move's answer that shows an older frame (its header
+  // says which) came after a newer push and is dropped: swapped in, it would
+  // stand until the next push, which may never come (a turn that waits for
+  // this player). The latest push counts, not the highest: a table taken
+  // over by another node counts its revisions afresh.
+  var pushed = -1;
+  function notePush(e) {
+    var rev = parseInt(String(e.detail && e.detail.lastEventId || ''), 10);
+    if (rev >= 0) pushed = rev;
+  }
+  function staleAnswer(e) {
+    var d = e.detail || {};
+    var rev = d.xhr ? parseInt(d.xhr.getResponseHeader('X-Frame-Revision'), 10) : NaN;
+    if (rev >= 0 && rev < pushed) d.shouldSwap = false;
+  }
+
   // catchUp starts a newly arrived event's animations (the reveal's beats,
   // the clock, the sweep) as far on as the event came late, so every page
   // plays a reveal at the same moment whatever its own delays.
@@ -379,10 +396,12 @@
   document.addEventListener('focusin', noteFocus);
   document.addEventListener('pointerdown', function (e) { if (!e.target.closest('#hand, #dock')) focusKept = null; }, true);
   document.addEventListener('htmx:beforeSwap', hintArrives);
+  document.addEventListener('htmx:beforeSwap', staleAnswer);
   document.addEventListener('htmx:afterSettle', sync);
   document.addEventListener('htmx:oobAfterSwap', sync);
   document.addEventListener('htmx:afterRequest', hintAnswered);
   document.addEventListener('htmx:sseBeforeMessage', timeEvent);
+  document.addEventListener('htmx:sseBeforeMessage', notePush);
   document.addEventListener('htmx:sseMessage', function () { sync(); late = 0; });
   document.addEventListener('htmx:sseOpen', streamOpened);
   document.addEventListener('htmx:sseError', streamFailed);
