@@ -109,6 +109,17 @@
     var rev = d.xhr ? parseInt(d.xhr.getResponseHeader('X-Frame-Revision'), 10) : NaN;
     if (rev >= 0 && rev < pushed) d.shouldSwap = false;
   }
+  // checkAnswer has a request's element check its answer. The check listens
+  // on the element itself: htmx fires beforeSwap there, and the push the
+  // answer lost to has often replaced it (the window's buttons go at the
+  // turn), so the event no longer reaches the document.
+  var checked = new WeakSet();
+  function checkAnswer(e) {
+    var el = e.detail && e.detail.elt;
+    if (!el || checked.has(el)) return;
+    checked.add(el);
+    el.addEventListener('htmx:beforeSwap', staleAnswer);
+  }
 
   // catchUp starts a newly arrived event's animations (the reveal's beats,
   // the clock, the sweep) as far on as the event came late, so every page
@@ -396,7 +407,7 @@
   document.addEventListener('focusin', noteFocus);
   document.addEventListener('pointerdown', function (e) { if (!e.target.closest('#hand, #dock')) focusKept = null; }, true);
   document.addEventListener('htmx:beforeSwap', hintArrives);
-  document.addEventListener('htmx:beforeSwap', staleAnswer);
+  document.addEventListener('htmx:beforeRequest', checkAnswer);
   document.addEventListener('htmx:afterSettle', sync);
   document.addEventListener('htmx:oobAfterSwap', sync);
   document.addEventListener('htmx:afterRequest', hintAnswered);
