@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -111,6 +114,18 @@ func (o *owners) ownedAgain(game, from string, epoch int64, since time.Time) (ti
 		return w.At, true // over: nobody needs to own it
 	}
 	return time.Time{}, false
+}
+
+// describe is every game's last reading, a line each.
+func (o *owners) describe() string {
+	now := o.now()
+	ids := slices.Sorted(maps.Keys(now))
+	var b strings.Builder
+	for _, id := range ids {
+		w := now[id]
+		fmt.Fprintf(&b, "%s: %s, owner %q epoch %d, %d actions\n", id, w.Status, w.Owner, w.Epoch, w.Seq)
+	}
+	return b.String()
 }
 
 // epochsBack are the epochs read going back.
