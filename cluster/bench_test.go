@@ -38,6 +38,67 @@ func BenchmarkMove(b *testing.B) {
 	}
 }
 
+// BenchmarkFrame times a move's spectator frame from the move to the hub of
+// the node that runs the table, and to the hub of the other node, which
+// follows it over NATS; it reports the p50 and p99 of each.
+func BenchmarkFrame(b *testing.B) {
+	p := newPair(b, time.Hour)
+	type arrival struct {
+		node int
+		game string
+		rev  int
+		at   time.Time
+	}
+	arrivals := make(chan arrival, 1024)
+	for i := range 2 {
+		p.hubs[i].tap = func(game string, f live.Frame) {
+			if f.Seat == engine.Spectator {
+				arrivals <- arrival{i, game, f.Revision, time.Now()}
+			}
+		}
+	}
+	var id, followed string
+	var took [2][]time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		_, a := nextMove(b, p.tables[0], &id)
+		if id != followed {
+			p.frames[1].Follow(id, engine.Spectator, true)
+			followed = id
+			time.Sleep(50 * time.Millisecond) // the subscription's interest reaches the owner
+		}
+		want, err := p.tables[0].Frame(context.Background(), id, engine.Spectator)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for len(arrivals) > 0 {
+			<-arrivals
+		}
+		b.StartTimer()
+		start := time.Now()
+		if _, err := p.tables[0].Act(context.Background(), id, a); err != nil {
+			b.Fatal(err)
+		}
+		var seen [2]bool
+		for !seen[0] || !seen[1] {
+			select {
+			case ar := <-arrivals:
+				if ar.game == id && ar.rev > want.Revision && !seen[ar.node] {
+					seen[ar.node] = true
+					took[ar.node] = append(took[ar.node], ar.at.Sub(start))
+				}
+			case <-time.After(10 * time.Second):
+				b.Fatalf("no frame after a move on node(s) %v", seen)
+			}
+		}
+	}
+	for i, name := range []string{"owner", "other"} {
+		slices.Sort(took[i])
+		b.ReportMetric(float64(took[i][len(took[i])/2].Microseconds()), name+"-p50-µs")
+		b.ReportMetric(float64(took[i][len(took[i])*99/100].Microseconds()), name+"-p99-µs")
+	}
+}
+
 // nextMove is a move someone may make at game *id, opening a new game
 // when there is none or it is over.
 func nextMove(b *testing.B, tables *Tables, id *string) (int, engine.Action) {

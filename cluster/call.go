@@ -49,12 +49,11 @@ func errOnly[A any](fn func(ctx context.Context, m *live.Manager, id string, a A
 	}
 }
 
-// codeMoved is the refusal of a call made to a node that no longer runs
-// the table: the caller tries again, and finds the new owner.
-const codeMoved errcode.Code = "moved"
-
 var (
-	errMoved = &live.Error{Code: codeMoved, Message: "The table moved to another server; try again."}
+	// errMoved refuses a call made to a node that no longer runs the
+	// table, as a table taken away refuses its request: the caller tries
+	// again, and finds the new owner.
+	errMoved = &live.Error{Code: errcode.Moved, Message: errcode.Message(errcode.Moved)}
 	// errNoOwner: no node took the call in the caller's patience.
 	errNoOwner = &live.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
 )
@@ -99,7 +98,7 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 		}
 		res, err := t.request(ctx, req)
 		switch {
-		case err == nil && res.Refusal != nil && res.Refusal.Code == codeMoved:
+		case err == nil && res.Refusal != nil && res.Refusal.Code == errcode.Moved:
 			continue
 		case err == nil:
 			return decode[R](res)

@@ -115,7 +115,7 @@ func (fl *follower) read(ctx context.Context) {
 		return
 	}
 	fl.fs.reads.Add(1)
-	s := stamp{epochOf(f), f.Revision}
+	s := stamp{f.Epoch, f.Revision}
 	fl.mu.Lock()
 	switch {
 	case fl.done:

@@ -19,6 +19,8 @@ type LocalHub interface {
 	// Restamp lets the game's streams take the next frame whatever its
 	// revision (a new owner's revisions count afresh).
 	Restamp(game string)
+	// NoteTable tells the lobby of a change to a table run elsewhere.
+	NoteTable(game string, s live.Summary)
 }
 
 // FramesConfig configures Frames. Zero durations take the defaults.
@@ -103,17 +105,55 @@ func NewFrames(ctx context.Context, cfg FramesConfig) *Frames {
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = DefaultQuiet
 	}
-	return &Frames{hub: cfg.Hub, conn: cfg.Conn, tables: cfg.Tables, log: cfg.Logger, quiet: cfg.Quiet, ctx: ctx,
+	fs := &Frames{hub: cfg.Hub, conn: cfg.Conn, tables: cfg.Tables, log: cfg.Logger, quiet: cfg.Quiet, ctx: ctx,
 		followers: make(map[seatKey]*follower), epochs: make(map[string]int64)}
+	if sub, err := fs.conn.Subscribe(lobbySubject, fs.noted); err != nil {
+		fs.log.Warn("following the other nodes' lobby changes", "err", err)
+	} else {
+		context.AfterFunc(ctx, func() { _ = sub.Unsubscribe() })
+	}
+	return fs
+}
+
+// lobbySubject carries the changes to tables that the lobby's lists show.
+const lobbySubject = "bullshit.lobby"
+
+// lobbyMsg is a table's summary after a change the lobby shows.
+type lobbyMsg struct {
+	Game    string       `json:"game"`
+	Summary live.Summary `json:"summary"`
+}
+
+// Lobbied is the hub's Lobbied: a table run here changed in a way the
+// lobby shows, which the other nodes' lobbies are told.
+func (fs *Frames) Lobbied(game string, s live.Summary) {
+	if !fs.tables.runs(game) {
+		return // a table followed from elsewhere: its owner tells
+	}
+	body, err := json.Marshal(lobbyMsg{Game: game, Summary: s})
+	if err != nil {
+		fs.log.Error("encoding a lobby change", "game", game, "err", err)
+		return
+	}
+	_ = fs.conn.Publish(lobbySubject, body)
+}
+
+// noted takes another node's lobby change to the local hub.
+func (fs *Frames) noted(m *nats.Msg) {
+	var msg lobbyMsg
+	if err := json.Unmarshal(m.Data, &msg); err != nil {
+		fs.log.Warn("an unreadable lobby change from another node", "err", err)
+		return
+	}
+	fs.hub.NoteTable(msg.Game, msg.Summary)
 }
 
 var _ live.Publisher = (*Frames)(nil)
 
 // Publish hands a local table's frame to the hub and to the other nodes.
 func (fs *Frames) Publish(game string, f live.Frame) {
-	fs.tables.Watch(game, true) // until the Manager says so itself (live.Cluster's Watch)
-	fs.deliver(game, epochOf(f), f)
-	body, err := json.Marshal(frameMsg{Game: game, Epoch: epochOf(f), Revision: f.Revision, Frame: f})
+	fs.deliver(game, f.Epoch, f)
+	body, err := json.Marshal(frameMsg{Game: game, Epoch: f.Epoch, Revision: f.Revision, Frame: f})
 	if err != nil {
 		fs.log.Error("encoding a frame for the other nodes", "game", game, "err", err)
 		return
@@ -133,7 +173,6 @@ func (fs *Frames) Close(game string) {
 	fs.mu.Lock()
 	delete(fs.epochs, game)
 	fs.mu.Unlock()
-	fs.tables.Watch(game, false) // until the Manager says so itself (live.Cluster's Watch)
 }
 
 // deliver hands f to the hub, restamping the game's streams first when its

@@ -16,6 +16,9 @@ type recorder struct {
 	frames    map[seatKey][]live.Frame
 	closed    map[string]bool
 	restamped int
+	noted     []string
+	// tap, if set, is handed every frame as it comes (a benchmark's).
+	tap func(game string, f live.Frame)
 }
 
 func newRecorder() *recorder {
@@ -27,12 +30,21 @@ func (r *recorder) Publish(game string, f live.Frame) {
 	defer r.mu.Unlock()
 	k := seatKey{game, f.Seat}
 	r.frames[k] = append(r.frames[k], f)
+	if r.tap != nil {
+		r.tap(game, f)
+	}
 }
 
 func (r *recorder) Close(game string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed[game] = true
+}
+
+func (r *recorder) NoteTable(game string, _ live.Summary) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.noted = append(r.noted, game)
 }
 
 func (r *recorder) Restamp(string) {
@@ -89,6 +101,13 @@ func TestFramesReachAnotherNode(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The other node's lobby hears of the table.
+	p.frames[0].Lobbied(id, host.Game)
+	waitFor(t, "the lobby change on the other node", func() bool {
+		p.hubs[1].mu.Lock()
+		defer p.hubs[1].mu.Unlock()
+		return slices.Contains(p.hubs[1].noted, id)
+	})
 	p.frames[1].Follow(id, 0, true)
 	p.frames[1].Follow(id, engine.Spectator, true)
 	defer p.frames[1].Follow(id, 0, false)

@@ -72,7 +72,11 @@ func StartNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 	// (it runs those tables itself).
 	opts := []nats.Option{nats.Name(cfg.Name), nats.NoEcho(), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
 		nats.ErrorHandler(n.asyncError),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { n.log.Warn("NATS disconnected", "err", err) }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if err != nil { // nil: closed on purpose
+				n.log.Warn("NATS disconnected", "err", err)
+			}
+		}),
 		nats.ReconnectHandler(func(c *nats.Conn) { n.log.Info("NATS reconnected", "url", c.ConnectedUrlRedacted()) }),
 	}
 	url := cfg.URL

@@ -13,6 +13,7 @@ import (
 	"bullshit/engine"
 	"bullshit/engine/review"
 	"bullshit/live"
+	"bullshit/store"
 )
 
 // TablesConfig configures Tables. Zero durations take the defaults.
@@ -24,8 +25,8 @@ type TablesConfig struct {
 	// node answers is about a game running nowhere when the store says it
 	// is over (or there is no such game): the local Manager answers it from
 	// the store. An open or live game is being taken over: the call waits
-	// for its new owner. Nil takes a game nobody answers for, once interest
-	// had time to spread (Settle), as running nowhere.
+	// for its new owner. Nil (a test's) takes a game nobody answers for,
+	// once interest had time to spread (Settle), as running nowhere.
 	Owner func(ctx context.Context, id string) (node string, status live.Status, err error)
 	// Attempt bounds one request to the owner; Patience all of a call's
 	// tries, when the caller's context has no earlier deadline.
@@ -37,10 +38,15 @@ type TablesConfig struct {
 
 // The defaults. A call is retried with a backoff from firstBackoff to
 // maxBackoff: a takeover takes a lease's TTL, a claim interval and a
-// replay, so a few seconds; Patience is well past that.
+// replay, so a few seconds; Patience is well past that, and inside the
+// HTTP server's 30 s write timeout, so the refusal reaches the client.
+// One try waits DefaultAttempt: a call takes milliseconds, and an owner
+// that doesn't answer in that is likely paused or cut off, so the next try
+// may find its successor (both answer a subject while the old one's
+// interest lingers; the first answer wins).
 const (
-	DefaultAttempt  = 5 * time.Second
-	DefaultPatience = 30 * time.Second
+	DefaultAttempt  = 2 * time.Second
+	DefaultPatience = 20 * time.Second
 	DefaultSettle   = time.Second
 	firstBackoff    = 10 * time.Millisecond
 	maxBackoff      = 500 * time.Millisecond
@@ -115,12 +121,8 @@ func (t *Tables) Watch(game string, running bool) {
 	}
 }
 
-// runs reports whether this node runs game id.
-func (t *Tables) runs(id string) bool {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.subs[id] != nil
-}
+// runs reports whether this node runs game id now.
+func (t *Tables) runs(id string) bool { return t.m != nil && t.m.Runs(id) }
 
 // Stats are the calls sent to other nodes, the tries repeated and the
 // calls given up on.
@@ -265,12 +267,7 @@ func (t *Tables) Frame(ctx context.Context, id string, seat int) (live.Frame, er
 
 // Create opens a table on this node, which then runs it.
 func (t *Tables) Create(ctx context.Context, req live.CreateRequest) (live.Joined, error) {
-	j, err := t.m.Create(ctx, req)
-	if err == nil {
-		// Until the Manager says so itself (live.Cluster's Watch).
-		t.Watch(j.Game.ID, true)
-	}
-	return j, err
+	return t.m.Create(ctx, req)
 }
 
 // List lists the games in status, from this node's Manager.
@@ -301,3 +298,11 @@ func (t *Tables) Rematch(ctx context.Context, id string, by int) (live.Joined, e
 
 // Next is the game opened by Rematch after game id on this node, or "".
 func (t *Tables) Next(id string) string { return t.m.Next(id) }
+
+// StoreOwner is TablesConfig's Owner read from the store.
+func StoreOwner(st *store.Store) func(ctx context.Context, id string) (string, live.Status, error) {
+	return func(ctx context.Context, id string) (string, live.Status, error) {
+		node, _, status, err := st.Owner(ctx, id)
+		return node, live.Status(status), err
+	}
+}

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -40,9 +41,10 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 			t.Fatal(err)
 		}
 		p.hubs[i] = newRecorder()
-		p.tables[i] = NewTables(ctx, TablesConfig{Conn: p.nodes[i].Conn})
+		p.tables[i] = NewTables(ctx, TablesConfig{Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
 		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet})
-		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: p.frames[i]})
+		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: p.frames[i],
+			Cluster: &live.Cluster{Node: fmt.Sprintf("n%d", i), Lease: 5 * time.Second, Watch: p.tables[i].Watch}})
 		if err != nil {
 			t.Fatal(err)
 		}

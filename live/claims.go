@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"time"
 
 	"bullshit/store"
@@ -22,21 +24,16 @@ import (
 // loadCluster starts a node: it takes its lease, then its own games back
 // and the orphans, and starts the lease's and the claims' goroutines.
 func (m *Manager) loadCluster(ctx context.Context) error {
-	if !m.renew(ctx) {
-		return fmt.Errorf("live: take the lease of node %s: the database did not answer", m.cl.cfg.Node)
+	if err := m.renew(ctx); err != nil {
+		return fmt.Errorf("live: take the lease of node %s: %w", m.cl.cfg.Node, err)
 	}
-	for {
-		claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Node, nil, claimBatch)
-		if err != nil {
-			return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Node, err)
-		}
-		for _, c := range claims {
-			m.adopt(ctx, c, time.Time{})
-		}
-		if len(claims) < claimBatch {
-			break
-		}
+	// All at once: a game taken back is still this node's, so a second
+	// call would take it again.
+	claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Node, nil, 0)
+	if err != nil {
+		return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Node, err)
 	}
+	m.adopt(ctx, claims, func(store.Claim) time.Time { return time.Time{} })
 	if err := m.claimOrphans(ctx); err != nil {
 		return err
 	}
@@ -59,6 +56,9 @@ func (m *Manager) claimLoop() {
 			timer.Reset(m.cl.cfg.ClaimEvery)
 		case <-m.cl.wake:
 		}
+		// Games stopped when the lease lapsed that a renewal's take-back
+		// missed (a table that stopped by itself just after it).
+		m.reclaimDropped(m.ctx)
 		if err := m.claimOrphans(m.ctx); err != nil {
 			m.log.Warn("claiming orphaned games failed; trying again", slog.Any("err", err))
 		}
@@ -88,15 +88,25 @@ func (m *Manager) claimOrphans(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("live: claim orphaned games: %w", err)
 		}
-		for _, c := range claims {
-			alive := time.Time{}
-			if !c.LeaseEnded.IsZero() {
-				// The old owner's lease end in this node's clock: how long
-				// ago the database saw it end.
-				alive = m.clock.Now().Add(-c.Orphaned)
+		alive := func(c store.Claim) time.Time {
+			if c.LeaseEnded.IsZero() {
+				return time.Time{}
 			}
-			m.adopt(ctx, c, alive)
+			// The old owner's lease end in this node's clock: how long ago
+			// the database saw it end.
+			return m.clock.Now().Add(-c.Orphaned)
 		}
+		m.cl.claiming.Lock()
+		if m.cl.serving() {
+			m.adopt(ctx, claims, alive)
+		} else {
+			// The lease lapsed as it claimed: the games are this node's
+			// in the store, to take back with the others.
+			for _, c := range claims {
+				m.cl.drop(c.Game, alive(c))
+			}
+		}
+		m.cl.claiming.Unlock()
 		if len(claims) < claimBatch {
 			return nil
 		}
@@ -104,40 +114,83 @@ func (m *Manager) claimOrphans(ctx context.Context) error {
 	return nil
 }
 
+// drop notes a game this node owns in the store but runs no table for,
+// since at (the earliest, if noted twice).
+func (l *lease) drop(game string, at time.Time) {
+	l.dropMu.Lock()
+	defer l.dropMu.Unlock()
+	if _, ok := l.dropped[game]; !ok {
+		l.dropped[game] = at
+	}
+}
+
 // reclaimDropped takes back the games this node stopped when its lease
 // lapsed, now that it holds the lease again: nobody else claims a game
 // while its owner's lease runs.
 func (m *Manager) reclaimDropped(ctx context.Context) {
 	l := m.cl
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if len(l.dropped) == 0 {
+	l.claiming.Lock()
+	defer l.claiming.Unlock()
+	l.dropMu.Lock()
+	dropped := maps.Clone(l.dropped)
+	l.dropMu.Unlock()
+	if len(dropped) == 0 || !l.serving() {
 		return
 	}
-	ids := make([]string, 0, len(l.dropped))
-	for id := range l.dropped {
-		ids = append(ids, id)
-	}
-	claims, err := l.st.Reclaim(ctx, l.cfg.Node, ids, len(ids))
+	ids := slices.Collect(maps.Keys(dropped))
+	claims, err := l.st.Reclaim(ctx, l.cfg.Node, ids, 0)
 	if err != nil {
-		m.log.Warn("taking back the games stopped when the lease lapsed failed; their tables wait for a claim", slog.Any("err", err))
+		m.log.Warn("taking back the games stopped when the lease lapsed failed; trying again", slog.Any("err", err))
 		return
 	}
-	for _, c := range claims {
-		m.adopt(ctx, c, l.dropped[c.Game])
+	// Those not taken back are another node's now, or over.
+	l.dropMu.Lock()
+	for _, id := range ids {
+		delete(l.dropped, id)
 	}
-	clear(l.dropped)
+	l.dropMu.Unlock()
+	m.adopt(ctx, claims, func(c store.Claim) time.Time { return dropped[c.Game] })
 }
 
-// adopt starts the table of a game this node just claimed at c.Epoch,
-// rebuilt from the store and resumed from alive (zero: from its last
-// change). A table of the game still stopping here is waited for first.
-func (m *Manager) adopt(ctx context.Context, c store.Claim, alive time.Time) {
+// adopt starts the tables of games this node just claimed, each at its
+// claim's epoch, rebuilt from the store (read for all of them at once) and
+// resumed from alive(claim) (zero: from its last change). A table of one
+// still stopping here is waited for first.
+func (m *Manager) adopt(ctx context.Context, claims []store.Claim, alive func(store.Claim) time.Time) {
+	if len(claims) == 0 {
+		return
+	}
+	ids := make([]string, len(claims))
+	for i, c := range claims {
+		ids[i] = c.Game
+	}
+	read, err := m.cl.st.ReadGames(ctx, ids)
+	if err != nil {
+		// The store fails: the games are this node's, to take back.
+		m.log.Error("claimed games could not be read; taking them back later", slog.Any("err", err))
+		for _, c := range claims {
+			m.cl.drop(c.Game, alive(c))
+		}
+		return
+	}
+	games := make(map[string]store.Running, len(read))
+	for _, r := range read {
+		games[r.Game.ID] = r
+	}
+	for _, c := range claims {
+		if r, ok := games[c.Game]; ok {
+			m.adoptOne(ctx, c, r, alive(c))
+		}
+	}
+}
+
+// adoptOne starts the table of one claimed game, as read.
+func (m *Manager) adoptOne(ctx context.Context, c store.Claim, r store.Running, alive time.Time) {
 	m.mu.RLock()
 	old := m.running[c.Game]
 	m.mu.RUnlock()
 	if old != nil {
-		old.takeAway(errLapsed)
+		old.takeAway(errReplaced)
 		select {
 		case <-old.done:
 		case <-ctx.Done():
@@ -145,18 +198,12 @@ func (m *Manager) adopt(ctx context.Context, c store.Claim, alive time.Time) {
 		}
 	}
 	var t *table
-	err := guard(func() error {
-		var err error
-		t, err = m.rebuild(ctx, c.Game, alive)
-		return err
-	})
-	if err != nil {
-		row, _, rerr := m.st.Game(ctx, c.Game)
-		if rerr != nil {
-			m.log.Error("a claimed game could not be read", slog.String("game", c.Game), slog.Any("err", rerr))
-			return
-		}
-		t = m.brokenTable(ctx, gameOf(row), fmt.Errorf("rebuilding the game: %w", err))
+	g, seats := gameOf(&r.Game), seatsOf(r.Seats)
+	if g.Status == StatusOpen {
+		t = m.newTable(g, seats)
+		t.openSince = openSince(g, seats, m.clock.Now())
+	} else {
+		t = m.rebuildRunning(ctx, r, alive)
 	}
 	// The claim's epoch, whatever the row read after it says: a later
 	// one would be another node's, which the fence must refuse.
@@ -165,6 +212,11 @@ func (m *Manager) adopt(ctx context.Context, c store.Claim, alive time.Time) {
 	if err := m.add(t); err != nil {
 		return
 	}
+	// Running again here: not to be taken back (a lapse may have noted
+	// the table that stopped before this one).
+	m.cl.dropMu.Lock()
+	delete(m.cl.dropped, c.Game)
+	m.cl.dropMu.Unlock()
 	m.log.Info("game claimed", slog.String("game", c.Game), slog.Int64("epoch", c.Epoch))
 }
 
@@ -199,8 +251,15 @@ func (t *table) surrender(why error) { t.halt(&handedOver{why}) }
 // told to try again (the node that got it retries on the new owner), and
 // nothing more is published or written.
 func (t *table) handOver(h *handedOver) {
-	if errors.Is(h.why, store.ErrFenced) {
+	// Runs says so before the request hears it.
+	t.gone.CompareAndSwap(nil, h)
+	switch {
+	case errors.Is(h.why, store.ErrFenced):
 		t.m.cl.fenced.Add(1)
+	case errors.Is(h.why, errLapsed):
+		// Still this node's in the store: taken back once it holds its
+		// lease again.
+		t.m.cl.drop(t.id, t.m.clock.Now())
 	}
 	t.m.log.Info("the table left this node", slog.String("game", t.id), slog.Int64("epoch", t.game.Epoch), slog.String("why", h.why.Error()))
 	if t.serving != nil {
@@ -251,4 +310,15 @@ func (m *Manager) elsewhere(ctx context.Context, id string) error {
 		return errMoved
 	}
 	return nil
+}
+
+// Owner is the node the store says holds game id (or last held it, when
+// its status says it is over; "" on a single server) and the game's
+// status. A game that does not exist is refused as CodeNotFound.
+func (m *Manager) Owner(ctx context.Context, id string) (node string, status Status, err error) {
+	g, _, err := m.st.Game(ctx, id)
+	if err != nil {
+		return "", "", m.fromStore(id, err)
+	}
+	return g.Owner, Status(g.Status), nil
 }

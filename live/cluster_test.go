@@ -4,203 +4,15 @@ import (
 	"context"
 	"fmt"
 	neturl "net/url"
-	"slices"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
-	"bullshit/store"
 	"bullshit/store/storetest"
 )
-
-// The in-process cluster: nodes on one PostgreSQL schema, each with its own
-// store (its own connections, as separate processes have), a short lease and
-// one scaled clock, so that bot games take seconds.
-
-const (
-	clusterLease = 600 * time.Millisecond
-	clusterSpeed = 40
-)
-
-// node is one Manager of an in-process cluster.
-type node struct {
-	name   string
-	st     *store.Store
-	m      *Manager
-	frozen atomic.Bool
-	closed bool
-}
-
-// cluster is the nodes of one test and the schema they share.
-type cluster struct {
-	t     *testing.T
-	ctx   context.Context
-	url   string
-	nodes []*node
-	// check reads the store directly, as the test's own connection.
-	check *store.Store
-}
-
-// newCluster starts n nodes; configure may change each node's Cluster.
-func newCluster(t *testing.T, url string, n int, configure func(i int, c *Cluster)) *cluster {
-	t.Helper()
-	c := &cluster{t: t, ctx: context.Background(), url: url}
-	c.check = c.openStore()
-	for i := range n {
-		nd := &node{name: fmt.Sprint("n", i)}
-		nd.st = c.openStore()
-		cfg := Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}
-		if configure != nil {
-			configure(i, &cfg)
-		}
-		m, err := New(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed}, Cluster: &cfg})
-		if err != nil {
-			t.Fatalf("node %s: %v", nd.name, err)
-		}
-		nd.m = m
-		c.nodes = append(c.nodes, nd)
-	}
-	return c
-}
-
-func (c *cluster) openStore() *store.Store {
-	c.t.Helper()
-	st, err := store.Open(c.ctx, c.url)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return st
-}
-
-// close stops every node and closes the stores, so the test can check no
-// goroutine is left.
-func (c *cluster) close() {
-	for _, nd := range c.nodes {
-		if !nd.closed {
-			if err := nd.m.Close(c.ctx); err != nil {
-				c.t.Error(err)
-			}
-		}
-		nd.st.Close()
-	}
-	c.check.Close()
-}
-
-// botGames opens n bot tables on nd and starts them.
-func (c *cluster) botGames(nd *node, n int) []string {
-	c.t.Helper()
-	var ids []string
-	for range n {
-		j, err := nd.m.Create(c.ctx, CreateRequest{Options: engine.Standard(4), HostName: "Ada",
-			Bots: []BotSpec{{"medium", "cautious"}, {"easy", "bold"}, {"medium", "bold"}}})
-		if err != nil {
-			c.t.Fatalf("create on %s: %v", nd.name, err)
-		}
-		id := j.Game.ID
-		if err := nd.m.Start(c.ctx, id, 0); err != nil {
-			c.t.Fatalf("start: %v", err)
-		}
-		if err := nd.m.HandToBot(c.ctx, id, 0, 0); err != nil {
-			c.t.Fatalf("hand to bot: %v", err)
-		}
-		ids = append(ids, id)
-	}
-	return ids
-}
-
-// await waits for ok, failing after limit of wall time.
-func (c *cluster) await(what string, limit time.Duration, ok func() bool) {
-	c.t.Helper()
-	for deadline := time.Now().Add(limit); !ok(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			c.t.Fatalf("%s: not after %v", what, limit)
-		}
-	}
-}
-
-// owner is game's owner and epoch as stored.
-func (c *cluster) owner(game string) (string, int64, string) {
-	c.t.Helper()
-	owner, epoch, status, err := c.check.Owner(c.ctx, game)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return owner, epoch, status
-}
-
-// watchEpochs samples every game's stored epoch until stop is closed and
-// reports any that went back.
-func (c *cluster) watchEpochs(games []string, stop <-chan struct{}) *sync.WaitGroup {
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		last := map[string]int64{}
-		for {
-			for _, g := range games {
-				_, epoch, _, err := c.check.Owner(c.ctx, g)
-				if err != nil {
-					c.t.Error(err)
-					return
-				}
-				if epoch < last[g] {
-					c.t.Errorf("game %s: epoch went back from %d to %d", g, last[g], epoch)
-				}
-				last[g] = epoch
-			}
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-		}
-	})
-	return &wg
-}
-
-// checkStored checks a finished game's log: numbered 1, 2, 3... without a
-// gap, and replayed through the engine to the stored results.
-func (c *cluster) checkStored(m *Manager, game string) {
-	c.t.Helper()
-	actions, err := c.check.Actions(c.ctx, game)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	for i, a := range actions {
-		if a.Seq != i+1 {
-			c.t.Fatalf("game %s: action %d has number %d", game, i+1, a.Seq)
-		}
-	}
-	s, err := m.replayed(c.ctx, game)
-	if err != nil {
-		c.t.Fatalf("game %s: replay: %v", game, err)
-	}
-	stored, err := c.check.Results(c.ctx, game)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	var got, want []engine.Place
-	for _, r := range stored {
-		got = append(got, engine.Place{Seat: r.Seat, Place: r.Place, Left: r.Left})
-	}
-	want = append(want, s.Result()...)
-	order := func(a, b engine.Place) int { return a.Seat - b.Seat }
-	slices.SortFunc(got, order)
-	slices.SortFunc(want, order)
-	if !slices.Equal(got, want) {
-		c.t.Errorf("game %s: stored results %v, replayed %v", game, got, want)
-	}
-}
-
-func needPostgres(t *testing.T) string {
-	t.Helper()
-	if !storetest.HavePostgres() {
-		t.Skipf("%s is not set to a PostgreSQL URL", storetest.PostgresEnv)
-	}
-	return storetest.PostgresURL(t)
-}
 
 // TestClusterFailover: three nodes play bot tables. n0 stops renewing its
 // lease and, like a paused process, doesn't notice: peers claim its games
@@ -241,6 +53,7 @@ func TestClusterFailover(t *testing.T) {
 	// n0 freezes, not noticing: the fence alone stops it.
 	n0 := c.nodes[0]
 	n0.frozen.Store(true)
+	frozeAt := time.Now()
 	movedFrom := func(nd *node, ids []string) func() bool {
 		return func() bool {
 			for _, id := range ids {
@@ -252,6 +65,7 @@ func TestClusterFailover(t *testing.T) {
 		}
 	}
 	c.await("n0's games claimed by its peers", 20*time.Second, movedFrom(n0, mine[0]))
+	t.Logf("n0's games claimed %v after it froze (lease %v)", time.Since(frozeAt).Round(time.Millisecond), clusterLease)
 	for _, id := range mine[0] {
 		if owner, epoch, status := c.owner(id); status == "live" && epoch < 2 {
 			t.Errorf("game %s: claimed by %s at epoch %d, want 2 or more", id, owner, epoch)
@@ -272,6 +86,7 @@ func TestClusterFailover(t *testing.T) {
 	// n1 freezes and notices: it stops its tables before its lease ends.
 	n1 := c.nodes[1]
 	n1.frozen.Store(true)
+	frozeAt = time.Now()
 	c.await("n1 stopping its tables", 20*time.Second, func() bool {
 		for _, id := range games {
 			if n1.m.Runs(id) {
@@ -284,6 +99,7 @@ func TestClusterFailover(t *testing.T) {
 		t.Errorf("n1's late renewals: got %d, want some", got)
 	}
 	c.await("every game on n2", 20*time.Second, movedFrom(n1, games))
+	t.Logf("n1's games claimed %v after it froze", time.Since(frozeAt).Round(time.Millisecond))
 
 	n2 := c.nodes[2]
 	c.await("every game finished", 3*time.Minute, func() bool {
@@ -327,6 +143,7 @@ func TestClusterDrain(t *testing.T) {
 	defer c.close()
 	from, to := c.nodes[0], c.nodes[1]
 	games := c.botGames(from, 3)
+	drained := time.Now()
 	if err := from.m.Drain(c.ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -355,6 +172,7 @@ func TestClusterDrain(t *testing.T) {
 		}
 		return true
 	})
+	t.Logf("the peer ran every table %v after the drain began (lease %v)", time.Since(drained).Round(time.Millisecond), time.Minute)
 	before := make(map[string]int)
 	for _, id := range games {
 		mu.Lock()
@@ -379,6 +197,12 @@ func TestClusterDrain(t *testing.T) {
 	// A move asked of the drained node is answered "moved".
 	if _, err := from.m.Act(c.ctx, games[0], engine.Action{Kind: engine.ActPass, Seat: 1}); codeOf(err) != string(CodeMoved) {
 		t.Errorf("a move asked of the drained node: got %v, want %s", err, CodeMoved)
+	}
+	if node, status, err := from.m.Owner(c.ctx, games[0]); err != nil || node != to.name || status != StatusLive {
+		t.Errorf("Owner asked of the drained node: got %q %q %v, want %s live", node, status, err, to.name)
+	}
+	if _, _, err := from.m.Owner(c.ctx, "nope"); codeOf(err) != string(CodeNotFound) {
+		t.Errorf("Owner of no game: got %v, want %s", err, CodeNotFound)
 	}
 	f, err := to.m.Frame(c.ctx, games[0], engine.Spectator)
 	if err != nil || f.Epoch != 2 {

@@ -50,6 +50,7 @@ type clusterStore interface {
 	ReleaseLease(ctx context.Context, node string) error
 	ClaimOrphans(ctx context.Context, node string, limit int) ([]store.Claim, error)
 	Reclaim(ctx context.Context, node string, games []string, limit int) ([]store.Claim, error)
+	ReadGames(ctx context.Context, ids []string) ([]store.Running, error)
 }
 
 var _ clusterStore = (*store.Store)(nil)
@@ -60,6 +61,8 @@ var (
 	errDraining = errors.New("the server is handing its tables over")
 	errNotHeld  = errors.New("live: the lease is not held")
 	errLoading  = errors.New("live: still rebuilding the games")
+	errFrozen   = errors.New("the renewal is frozen (a test's fault)")
+	errReplaced = errors.New("a new claim of the game replaces the table")
 )
 
 // lease is a node's hold on its lease and its counters.
@@ -78,9 +81,14 @@ type lease struct {
 	// wake asks the claim loop to look at once.
 	wake chan struct{}
 
-	mu sync.Mutex
-	// dropped are the games this node stopped itself when its lease
-	// lapsed, with when, to take back once it holds its lease again.
+	// claiming orders the claims' adoptions against a lapse, so a table
+	// claimed as the lease lapses is either taken away with the others or
+	// never started.
+	claiming sync.Mutex
+	// dropped are the games this node still owns in the store but stopped
+	// itself when its lease lapsed, with when, to take back once it holds
+	// its lease again (nobody else claims them while it does).
+	dropMu  sync.Mutex
 	dropped map[string]time.Time
 
 	claims, fenced, late atomic.Int64
@@ -119,17 +127,16 @@ func (l *lease) lapsed() bool { return !l.cfg.IgnoreDeadline && l.left() <= 0 }
 // draining.
 func (l *lease) serving() bool { return l.held.Load() && !l.draining.Load() && !l.lapsed() }
 
-// renew renews the lease once; ok reports that it is held. A renewal whose
-// answer takes longer than the time between renewals, or that fails, is
-// counted late.
-func (m *Manager) renew(ctx context.Context) (ok bool) {
+// renew renews the lease once. A renewal whose answer takes longer than
+// the time between renewals, or that fails, is counted late.
+func (m *Manager) renew(ctx context.Context) error {
 	l := m.cl
 	if l.draining.Load() {
-		return false
+		return errDraining
 	}
 	if l.cfg.FreezeRenewal != nil && l.cfg.FreezeRenewal() {
 		l.late.Add(1)
-		return false
+		return errFrozen
 	}
 	sent := time.Since(l.base)
 	rctx, cancel := context.WithTimeout(ctx, l.cfg.Lease)
@@ -138,7 +145,7 @@ func (m *Manager) renew(ctx context.Context) (ok bool) {
 	if err != nil {
 		l.late.Add(1)
 		m.leaseTrouble.fail(m.log, m.clock.Now(), "renewing the lease is failing", err, slog.String("node", l.cfg.Node))
-		return false
+		return err
 	}
 	if time.Since(l.base)-sent > l.cfg.Lease/4 {
 		l.late.Add(1)
@@ -158,7 +165,7 @@ func (m *Manager) renew(ctx context.Context) (ok bool) {
 		m.reclaimDropped(ctx)
 		l.claimNow()
 	}
-	return true
+	return nil
 }
 
 // keepLease renews the lease every Lease/4 until the Manager stops.
@@ -195,12 +202,11 @@ func (m *Manager) watchLease() {
 		}
 		if !l.cfg.IgnoreDeadline && l.held.CompareAndSwap(true, false) {
 			m.log.Warn("the lease was not renewed in time: this node stops its tables", slog.String("node", l.cfg.Node))
-			l.mu.Lock()
-			now := m.clock.Now()
+			l.claiming.Lock()
 			for _, t := range m.takeAll(errLapsed) {
-				l.dropped[t.id] = now
+				l.drop(t.id, m.clock.Now())
 			}
-			l.mu.Unlock()
+			l.claiming.Unlock()
 		}
 		timer.Reset(l.cfg.Lease / 4)
 	}

@@ -213,18 +213,20 @@ func (m *Manager) table(id string) (*table, error) {
 	return m.running[id], nil
 }
 
-// add registers t and starts its goroutines.
+// add registers t and starts its goroutines. A cluster's Watch hears of it
+// first, so it always hears of the table's end after.
 func (m *Manager) add(t *table) error {
+	m.watch(t.id, true)
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
+		m.watch(t.id, false)
 		return errClosed
 	}
 	m.running[t.id] = t
 	m.countOpen(t)
 	m.tables.Go(func() { t.run(m.ctx) })
 	m.mu.Unlock()
-	m.watch(t.id, true)
 	return nil
 }
 

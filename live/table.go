@@ -179,6 +179,10 @@ func (t *table) play(ctx context.Context) error {
 	defer t.timer.Stop()
 	t.resumeAfterDown()
 	for !t.over {
+		if h := t.gone.Load(); h != nil {
+			// Taken away: nothing more is done here.
+			return h
+		}
 		// A request waiting goes first: it is served at the time it
 		// arrived, before the events that fell due while it waited.
 		select {

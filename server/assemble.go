@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -108,13 +109,13 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		},
 		Lobby: func(ctx context.Context) (push.Event, error) { return pages.LobbyEvent(ctx) },
 		Ends:  map[string]bool{web.FormatHTML: true},
-		Watch: mesh.follow(),
+		Watch: mesh.follow(), Lobbied: mesh.lobbied(),
 	})
 	mesh.withHub(hub, logger)
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
 	began := time.Now()
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: mesh.publisher(hub), Clock: clock, Logger: logger,
-		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress})
+		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress, Cluster: mesh.live()})
 	if err != nil {
 		stopTables()
 		mesh.close()
@@ -146,6 +147,7 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		PerAddress: s.PerAddress, PerToken: s.PerToken, StreamsPerAddress: s.StreamsPerAddress, Now: s.LimitsNow,
 		Players: accounts, Standings: accounts})
 	metrics, ready := operations(st, mgr, hub, time.Since(began), logger)
+	mesh.operate(metrics, ready, mgr)
 	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger, Metrics: metrics, Ready: ready}),
 		Manager: mgr, Accounts: accounts, Hub: hub, Pages: pages, Metrics: metrics, Ready: ready, Mesh: mesh,
 		stopTables: stopTables}
@@ -170,7 +172,8 @@ func (s *Site) StopStreams() {
 // their last moves.
 func (s *Site) Close(ctx context.Context) error {
 	s.StopStreams()
-	err := s.Manager.Close(ctx)
+	err := s.Mesh.handOver(ctx, s.Manager)
+	err = errors.Join(err, s.Manager.Close(ctx))
 	s.stopTables()
 	s.Mesh.close()
 	return err

@@ -11,6 +11,7 @@ import (
 	"bullshit/api/push"
 	"bullshit/cluster"
 	"bullshit/live"
+	"bullshit/ops"
 	"bullshit/store"
 	"bullshit/web"
 )
@@ -46,6 +47,8 @@ type Mesh struct {
 	Frames *cluster.Frames
 	ctx    context.Context
 	stop   context.CancelFunc
+	node   string
+	lease  time.Duration
 }
 
 // startMesh joins the cluster c says, or returns nil for a single node. Its
@@ -68,9 +71,62 @@ func startMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Lo
 		stop()
 		return nil, err
 	}
-	m := &Mesh{NATS: n, ctx: ctx, stop: stop}
-	m.Tables = cluster.NewTables(ctx, cluster.TablesConfig{Conn: n.Conn, Logger: logger})
+	m := &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease}
+	m.Tables = cluster.NewTables(ctx, cluster.TablesConfig{Conn: n.Conn, Logger: logger, Owner: cluster.StoreOwner(st)})
 	return m, nil
+}
+
+// live is the Manager's cluster settings: nil on a single node.
+func (m *Mesh) live() *live.Cluster {
+	if m == nil {
+		return nil
+	}
+	lease := m.lease
+	if lease <= 0 {
+		lease = DefaultLease
+	}
+	return &live.Cluster{Node: m.node, Lease: lease, Watch: m.Tables.Watch}
+}
+
+// operate adds the mesh's readiness and counts to the operator's: the
+// node is ready only while connected to NATS and holding its lease.
+func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready, mgr *live.Manager) {
+	if m == nil {
+		return
+	}
+	ready.Add("tables", func(context.Context) error { return mgr.Ready() })
+	ready.Add("nats", func(context.Context) error { return m.Ready() })
+	calls := func(pick func(cluster.Stats) int64) func() int64 {
+		return func() int64 { return pick(m.Tables.Stats()) }
+	}
+	frames := func(pick func(cluster.FrameStats) int64) func() int64 {
+		return func() int64 { return pick(m.Frames.Stats()) }
+	}
+	metrics.Counter("nats_requests_total", "Calls sent to the node running their table.",
+		calls(func(s cluster.Stats) int64 { return s.Forwarded }))
+	metrics.Counter("nats_request_retries_total", "Tries of those calls repeated (no responders, timeouts, moved).",
+		calls(func(s cluster.Stats) int64 { return s.Retried }))
+	metrics.Counter("nats_request_failures_total", "Calls no node answered in time.",
+		calls(func(s cluster.Stats) int64 { return s.Failed }))
+	metrics.Counter("nats_frames_published_total", "Frames published for the other nodes.",
+		frames(func(s cluster.FrameStats) int64 { return s.Published }))
+	metrics.Counter("nats_frames_received_total", "Frames received from the nodes running their tables.",
+		frames(func(s cluster.FrameStats) int64 { return s.Received }))
+	metrics.Counter("nats_frames_stale_total", "Frames received and dropped as no newer than one already had.",
+		frames(func(s cluster.FrameStats) int64 { return s.Stale }))
+	metrics.Counter("nats_frame_reads_total", "Followed seats' frames read afresh (after a gap, a new owner or a quiet spell).",
+		frames(func(s cluster.FrameStats) int64 { return s.Reads }))
+	metrics.Counter("nats_slow_consumer_drops_total", "Times NATS dropped messages for a subscriber that fell behind.",
+		func() int64 { return int64(m.NATS.SlowConsumers()) })
+}
+
+// handOver, in a cluster, hands the node's tables to its peers before the
+// Manager is closed: the lease is released, so they claim at once.
+func (m *Mesh) handOver(ctx context.Context, mgr *live.Manager) error {
+	if m == nil {
+		return nil
+	}
+	return mgr.Drain(ctx)
 }
 
 // withHub makes the Frames over the node's hub; the hub's Watch, made
@@ -90,6 +146,18 @@ func (m *Mesh) follow() func(game string, seat int, watching bool) {
 	return func(game string, seat int, watching bool) {
 		if m.Frames != nil {
 			m.Frames.Follow(game, seat, watching)
+		}
+	}
+}
+
+// lobbied is the hub's Lobbied in a cluster; nil on a single node.
+func (m *Mesh) lobbied() func(game string, s live.Summary) {
+	if m == nil {
+		return nil
+	}
+	return func(game string, s live.Summary) {
+		if m.Frames != nil {
+			m.Frames.Lobbied(game, s)
 		}
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
 	"bullshit/api/client"
 	"bullshit/cluster"
 	"bullshit/engine"
@@ -57,8 +59,13 @@ func TestTwoNodesServeOneSite(t *testing.T) {
 	url := storetest.PostgresURL(t)
 	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	siteA, a := startNode(t, url, "a", clock)
-	_, b := startNode(t, url, "b", clock, siteA.Mesh.NATS.ClusterAddr())
+	siteB, b := startNode(t, url, "b", clock, siteA.Mesh.NATS.ClusterAddr())
 	ctx := t.Context()
+	for _, site := range []*server.Site{siteA, siteB} {
+		if failing, _ := site.Ready.Check(ctx); failing != "" {
+			t.Errorf("readiness: got %q failing, want none", failing)
+		}
+	}
 
 	host, err := a.Create(ctx, client.CreateBody{Seats: 3, Name: "Ann"})
 	if err != nil {
@@ -149,6 +156,24 @@ func TestTwoNodesServeOneSite(t *testing.T) {
 	}
 	stopStream()
 	<-done
+
+	problems, err := testutil.GatherAndLint(siteB.Metrics.Registry())
+	if err != nil || len(problems) > 0 {
+		t.Errorf("the metrics' lint: got %v %v, want none", problems, err)
+	}
+	families, err := siteB.Metrics.Registry().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := 0.0
+	for _, f := range families {
+		if f.GetName() == "bullshit_nats_requests_total" {
+			sent = f.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	if sent == 0 {
+		t.Errorf("bullshit_nats_requests_total on the other node: got %v, want some", sent)
+	}
 }
 
 // nextMove is a move someone may make now: the player to play plays one

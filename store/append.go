@@ -70,8 +70,9 @@ func (s *Store) AppendActions(ctx context.Context, actions []Action) error {
 	}
 	// The games whose fence holds, locked so no claim moves them on until
 	// the append has committed.
-	q.WriteString("), f AS (SELECT g.id FROM games AS g WHERE EXISTS (SELECT 1 FROM v" +
-		" WHERE v.game_id = g.id AND v.owner = g.owner AND v.epoch = g.epoch)" + s.lockShare() + ")")
+	// Driven by v, so each game is found by its key.
+	q.WriteString("), f AS (SELECT g.id FROM v JOIN games AS g" +
+		" ON g.id = v.game_id AND g.owner = v.owner AND g.epoch = v.epoch" + s.lockShareOf("g") + ")")
 	// All or none: if any action is not the next, none is inserted.
 	q.WriteString(" INSERT INTO actions (game_id, seq, at_ns, action) SELECT game_id, seq, at_ns, action FROM v" +
 		" WHERE NOT EXISTS (SELECT 1 FROM v AS w WHERE NOT (" + appendNext + "))")

@@ -63,11 +63,17 @@ func FenceOf(ctx context.Context) Fence {
 // share lock, which a claim's update waits for and which, if a claim is
 // under way, waits for it and checks the fence again on the row it left.
 // SQLite writes one statement at a time, so it needs none.
-func (s *Store) lockShare() string {
-	if s.dialect == Postgres {
-		return " FOR SHARE"
+func (s *Store) lockShare() string { return s.lockShareOf("") }
+
+// lockShareOf is lockShare for the rows of one table of a join.
+func (s *Store) lockShareOf(table string) string {
+	switch {
+	case s.dialect != Postgres:
+		return ""
+	case table != "":
+		return " FOR SHARE OF " + table
 	}
-	return ""
+	return " FOR SHARE"
 }
 
 // fenced says why a fenced write of the game id changed nothing: the game
@@ -174,9 +180,10 @@ func (s *Store) ClaimOrphans(ctx context.Context, node string, limit int) ([]Cla
 		RETURNING g.id, g.epoch, c.ended, (extract(epoch FROM clock_timestamp() - c.ended) * 1000000)::bigint`, node, limit)
 }
 
-// Reclaim takes back up to limit open or live games node owns already, the
-// listed ones (every one when games is nil), bumping each one's epoch, while
-// node's lease is running. A node runs no table for such a game after a
+// Reclaim takes back up to limit open or live games node owns already (all
+// of them when limit is not positive), the listed ones or, when games is
+// nil, any, bumping each one's epoch, while node's lease is running. Taken
+// back, a game is still the node's: a second call takes it again. A node runs no table for such a game after a
 // restart under its own name, or after it stopped its tables when its
 // lease seemed about to run out and then renewed it in time: nobody else
 // would claim them while its lease holds.
@@ -184,18 +191,22 @@ func (s *Store) Reclaim(ctx context.Context, node string, games []string, limit 
 	if s.dialect != Postgres {
 		return nil, ErrSingleNode
 	}
+	var lim any = limit // NULL: no limit
+	if limit <= 0 {
+		lim = nil
+	}
 	if games == nil {
 		return s.claim(ctx, node, `UPDATE games AS g SET epoch = g.epoch + 1
 			WHERE g.id IN (SELECT id FROM games WHERE owner = $1 AND status IN ('open', 'live') ORDER BY created_at, id LIMIT $2)
 				AND g.owner = $1 AND g.status IN ('open', 'live')
 				AND EXISTS (SELECT 1 FROM nodes AS me WHERE me.id = $1 AND me.lease_until > clock_timestamp())
-			RETURNING g.id, g.epoch, NULL::timestamptz, NULL::bigint`, node, limit)
+			RETURNING g.id, g.epoch, NULL::timestamptz, NULL::bigint`, node, lim)
 	}
 	return s.claim(ctx, node, `UPDATE games AS g SET epoch = g.epoch + 1
 		WHERE g.id IN (SELECT id FROM games WHERE id = ANY($2) AND owner = $1 AND status IN ('open', 'live') ORDER BY created_at, id LIMIT $3)
 			AND g.owner = $1 AND g.status IN ('open', 'live')
 			AND EXISTS (SELECT 1 FROM nodes AS me WHERE me.id = $1 AND me.lease_until > clock_timestamp())
-		RETURNING g.id, g.epoch, NULL::timestamptz, NULL::bigint`, node, games, limit)
+		RETURNING g.id, g.epoch, NULL::timestamptz, NULL::bigint`, node, games, lim)
 }
 
 // claim runs a claim's statement, which returns each game's id, new epoch,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"sort"
 	"sync"
 	"testing"
@@ -322,6 +323,12 @@ func TestReclaim(t *testing.T) {
 	if got, err = s.Reclaim(ctx, "a", nil, 10); err != nil || fmt.Sprint(claimed(got)) != "[g1 g2]" {
 		t.Errorf("Reclaim of all a's games: got %+v %v, want g1 and g2", got, err)
 	}
+	if got, err = s.Reclaim(ctx, "a", nil, 1); err != nil || fmt.Sprint(claimed(got)) != "[g1]" {
+		t.Errorf("Reclaim of one of a's games: got %+v %v, want g1", got, err)
+	}
+	if got, err = s.Reclaim(ctx, "a", nil, 0); err != nil || len(got) != 2 || got[0].Epoch != 4 || got[1].Epoch != 4 {
+		t.Errorf("Reclaim of all a's games, no limit: got %+v %v, want g1 and g2 at 4", got, err)
+	}
 	renew(t, s, "a", 0)
 	if got, err = s.Reclaim(ctx, "a", nil, 10); err != nil || len(got) != 0 {
 		t.Errorf("Reclaim by a, whose lease ended: got %+v %v, want none", got, err)
@@ -336,4 +343,40 @@ func TestReclaim(t *testing.T) {
 	if fmt.Sprint(claimed(got)) != "[g1 g2]" {
 		t.Errorf("b's claims: got %v, want g1 and g2", claimed(got))
 	}
+}
+
+func TestReadGames(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db testDB) {
+		s := newStore(t, db)
+		ctx := context.Background()
+		mustCreate(t, s, newGame("g1", base), Seat{No: 0, Kind: "person", Name: "Ann"}, Seat{No: 1, Kind: "bot", Name: "Bot"})
+		mustCreate(t, s, newGame("g2", base))
+		if err := s.AppendActions(ctx, []Action{pass("g1", 1), pass("g1", 2), pass("g2", 1)}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.ReadGames(ctx, []string{"g2", "nope", "g1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 2 || got[0].Game.ID != "g2" || got[1].Game.ID != "g1" {
+			t.Fatalf("ReadGames: got %d games, want g2 and g1 in that order", len(got))
+		}
+		for _, tt := range []struct {
+			r             Running
+			seats, played int
+		}{{got[0], 0, 1}, {got[1], 2, 2}} {
+			actions, err := tt.r.Actions()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tt.r.Seats) != tt.seats || len(actions) != tt.played {
+				t.Errorf("game %s: got %d seats and %d actions, want %d and %d", tt.r.Game.ID, len(tt.r.Seats), len(actions), tt.seats, tt.played)
+			}
+			for i, a := range actions {
+				if want := pass(tt.r.Game.ID, i+1); !reflect.DeepEqual(a, want) {
+					t.Errorf("game %s action %d: got %s, want %s", tt.r.Game.ID, i+1, describe(a), describe(want))
+				}
+			}
+		}
+	})
 }

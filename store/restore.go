@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/uptrace/bun"
+
 	"bullshit/engine"
 )
 
@@ -161,4 +163,50 @@ func (s *Store) eachRunningPart(ctx context.Context, first, last string, games m
 		}
 	}
 	return nil
+}
+
+// ReadGames reads the games ids, each with its seats and its actions, in
+// three queries whatever their number, for a server taking them over (a
+// claim). Games that don't exist are left out; the rest come in ids' order.
+func (s *Store) ReadGames(ctx context.Context, ids []string) ([]Running, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []gameRow
+	if err := s.db.NewSelect().Model(&rows).Where("g.id IN (?)", bun.In(ids)).Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read %d games: %w", len(ids), err)
+	}
+	games := make(map[string]*Running, len(rows))
+	for i := range rows {
+		g, err := rows[i].game()
+		if err != nil {
+			return nil, err
+		}
+		games[g.ID] = &Running{Game: g}
+	}
+	var seats []Seat
+	if err := s.db.NewSelect().Model(&seats).Where("game_id IN (?)", bun.In(ids)).Order("game_id", "seat").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read the seats of %d games: %w", len(ids), err)
+	}
+	for _, seat := range seats {
+		if g := games[seat.GameID]; g != nil {
+			g.Seats = append(g.Seats, seat)
+		}
+	}
+	var actions []actionRow
+	if err := s.db.NewSelect().Model(&actions).Where("game_id IN (?)", bun.In(ids)).Order("game_id", "seq").Scan(ctx); err != nil {
+		return nil, fmt.Errorf("read the actions of %d games: %w", len(ids), err)
+	}
+	for _, a := range actions {
+		if g := games[a.GameID]; g != nil {
+			g.actions = append(g.actions, a)
+		}
+	}
+	out := make([]Running, 0, len(games))
+	for _, id := range ids {
+		if g := games[id]; g != nil {
+			out = append(out, *g)
+		}
+	}
+	return out, nil
 }

@@ -96,6 +96,10 @@ type Config struct {
 	// the node that does while someone watches here. It is called with the
 	// Hub's lock held, so it must neither block nor call the Hub.
 	Watch func(game string, seat int, watching bool)
+	// Lobbied, if set, is told when a table this node runs changes in a
+	// way the lobby's lists show, so the other nodes of a cluster refresh
+	// theirs (through NoteTable). It is called from Publish.
+	Lobbied func(game string, s live.Summary)
 }
 
 // Hub sends every seat's frames to the clients watching it. Every connection
@@ -215,8 +219,8 @@ func watchKey(game string, seat int) string { return game + "/" + strconv.Itoa(s
 // Publish encodes a seat's new frame once for each format its clients follow
 // and queues it for each of them.
 func (h *Hub) Publish(game string, f live.Frame) {
-	if f.Seat == engine.Spectator {
-		h.noteTable(game, f.Game)
+	if f.Seat == engine.Spectator && h.noteTable(game, f.Game) && h.cfg.Lobbied != nil {
+		h.cfg.Lobbied(game, f.Game)
 	}
 	key := watchKey(game, f.Seat)
 	h.mu.Lock()

@@ -9,8 +9,9 @@ import (
 )
 
 // noteTable marks the lobby's lists changed when a table's status or seats
-// changed since the lobby last saw it; its plays alone do not.
-func (h *Hub) noteTable(game string, s live.Summary) {
+// changed since the lobby last saw it; its plays alone do not. It reports
+// whether they changed.
+func (h *Hub) noteTable(game string, s live.Summary) bool {
 	var b strings.Builder
 	b.WriteString(string(s.Status))
 	for _, seat := range s.Seats {
@@ -21,15 +22,20 @@ func (h *Hub) noteTable(game string, s live.Summary) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.tables[game] == sig {
-		return
+		return false
 	}
 	h.lobbyDirty = true
 	if over {
 		delete(h.tables, game)
-		return
+		return true
 	}
 	h.tables[game] = sig
+	return true
 }
+
+// NoteTable is told of a change to a table another node runs, which may
+// show in the lobby's lists (see Config.Lobbied).
+func (h *Hub) NoteTable(game string, s live.Summary) { h.noteTable(game, s) }
 
 // sendLobby renders the lobby's lists once, if they changed and anyone
 // follows them, and queues them for every lobby stream.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
+	"bullshit/live"
 )
 
 // watchLog records the Hub's Watch calls.
@@ -73,5 +74,28 @@ func TestHubRestampTakesALowerRevision(t *testing.T) {
 	h.publish("g1", engine.View{Version: 4, Seat: 0, Doubt: "new owner"})
 	if e := next(t, events); e.view.Version != 4 || e.view.Doubt != "new owner" {
 		t.Errorf("after a restamp: got version %d %q, want version 4 from the new owner", e.view.Version, e.view.Doubt)
+	}
+}
+
+func TestHubTellsOfLobbyChanges(t *testing.T) {
+	var mu sync.Mutex
+	var told []string
+	h := New(withJSON(Config{Lobbied: func(game string, s live.Summary) {
+		mu.Lock()
+		defer mu.Unlock()
+		told = append(told, game+" "+string(s.Status))
+	}}))
+	open := live.Summary{ID: "g1", Status: live.StatusOpen, Seats: []live.SeatInfo{{Kind: live.SeatPerson, Name: "Ann"}}}
+	h.Publish("g1", live.Frame{Seat: engine.Spectator, Game: open, Revision: 1})
+	h.Publish("g1", live.Frame{Seat: engine.Spectator, Game: open, Revision: 2}) // nothing the lobby shows changed
+	h.Publish("g1", live.Frame{Seat: 0, Game: open, Revision: 2})                // a seat's frame: the spectator's speaks for the table
+	started := open
+	started.Status = live.StatusLive
+	h.Publish("g1", live.Frame{Seat: engine.Spectator, Game: started, Revision: 3})
+	h.NoteTable("g2", open) // a table run elsewhere: its owner tells
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"g1 open", "g1 live"}; !slices.Equal(told, want) {
+		t.Errorf("Lobbied calls: got %v, want %v", told, want)
 	}
 }

@@ -100,9 +100,9 @@ func (b *Bot) hunch(v *engine.View) float64 {
 // itself.
 func (b *Bot) guess(v *engine.View) float64 {
 	p := mediumLie + mediumHeld*float64(heldOf(v.Hand, v.Last.Rank))
-	p = byRecord((min(p, 0.99)+rankLieChance(v))/2, liar(v, v.Last.Seat))
+	p = byRecord((min(p, 0.99)+rankLieChance(v, false))/2, liar(v, v.Last.Seat))
 	if v.Options.Sneak > 0 {
-		p = 1 - (1-p)*(1-sneakChance(v))
+		p = 1 - (1-p)*(1-sneakChance(v, casualPrior(v, v.Last.Seat)))
 	}
 	return clamp(mediumSharp * (b.params.Weight*p - b.bar(v)))
 }
@@ -115,6 +115,9 @@ func (b *Bot) bar(v *engine.View) float64 {
 	bar := float64(b.params.Floor)
 	if v.Playing() < bigTable {
 		bar += smallTableBar
+	}
+	if n := v.Playing(); n > 3 && n <= bigTable && mid(v.Pile) <= smallPile {
+		bar -= smallPileBar
 	}
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
 		bar -= closeStep * float64(4-left)

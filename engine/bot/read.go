@@ -23,6 +23,21 @@ const (
 	// padding pays and an unpunished padder runs away with the game, so
 	// calling it is worth the risk.
 	bigTableCost = 1.0
+	// threeCost is hardCost at three seats, where every pile a call moves
+	// between the two bots gives the silent third seat half its worth (a
+	// person who calls only on the hint won 1.28 fair shares against hard
+	// bots that counted it as 1.5).
+	threeCost = 3.5
+	// smallPile is the pile (after the play) on which a call risks little:
+	// at five seats a hard bot counts a pile it may take there at
+	// smallPileCost of its worth, and at four to bigTable seats a medium
+	// bot's bar is smallPileBar lower. A call there moves a card or two
+	// whichever way it goes, so it hands a seat that never calls almost
+	// nothing, and it brings the table's calls to two plays in five. Hard
+	// calling small piles at four seats too put a person who calls only on
+	// the hint at 1.15 to 1.18 fair shares against it, and at bigTable
+	// seats cost it its lead over medium.
+	smallPile, smallPileCost, smallPileBar = 2, 0.4, 0.15
 	// leadBoost is how much more it values catching a claimant for each card
 	// the claimant holds under four: stopping someone about to go out is
 	// worth far more than a share of a pile.
@@ -43,8 +58,11 @@ const (
 	planned = 2.0
 	// padGuess is how often it takes a true claim to be padded with one more
 	// card (padGuesses with two decks, where claims of several cards are
-	// common and a pad among them looks like any other), and offScript how
-	// often a claim fits neither a bluff nor a true claim, padded or not.
+	// common and a pad among them looks like any other, and for a hard bot
+	// at a table of bigTable seats or more, where the bots pad most true
+	// claims because padding pays there; a medium bot reading so lost its
+	// edge to hard there), and offScript how often a claim fits neither a
+	// bluff nor a true claim, padded or not.
 	padGuess, padGuesses, offScript = 0.1, 0.4, 0.002
 )
 
@@ -61,20 +79,26 @@ const (
 func (b *Bot) read(v *engine.View) float64 {
 	pSneak := 0.0
 	if v.Options.Sneak > 0 {
-		pSneak = sneakChance(v)
+		pSneak = sneakChance(v, sneakPrior(v, v.Last.Seat))
 	}
-	pLie := 1 - (1-byRecord(rankLieChance(v), liar(v, v.Last.Seat)))*(1-pSneak)
+	pLie := 1 - (1-byRecord(rankLieChance(v, true), liar(v, v.Last.Seat)))*(1-pSneak)
 	pile := float64(max(1, mid(v.Pile)))
 	share := b.params.Weight / float64(v.Playing()-1)
 	if left := mid(v.Last.Sizes.Hand[1]); left <= 3 {
 		share *= 1 + leadBoost*float64(4-left)
 	}
 	cost := hardCost
-	if v.Playing() >= bigTable {
+	switch n := v.Playing(); {
+	case n <= 3:
+		cost = threeCost
+	case n >= bigTable:
 		cost = bigTableCost
 	}
 	if mine := len(v.Hand); mine <= 3 {
 		cost += mineStep * float64(4-mine)
+	}
+	if n := v.Playing(); n > 4 && n < bigTable && mid(v.Pile) <= smallPile {
+		cost *= smallPileCost
 	}
 	gain := pLie*pile*share + pSneak*float64(v.Options.Penalty.Owed(1))
 	loss := (1 - pLie) * pile * cost
@@ -98,12 +122,11 @@ func byRecord(p, factor float64) float64 {
 // sneakChance is the chance something was sneaked under the last play. Of
 // the true hand (and pile) sizes consistent with the rough counts before the
 // play, it counts how many give the rough counts after with no sneak, with
-// one, with two and so on, each weighted by a prior: a play in five is
-// sneaky, more from a player caught before (0.2 + 0.06 per catch, at most a
-// half), each extra card sneaked a third as likely as one fewer.
-func sneakChance(v *engine.View) float64 {
+// one, with two and so on, each weighted by prior (the chance the play is
+// sneaky before the counts are read: see sneakPrior and casualPrior), each
+// extra card sneaked a third as likely as one fewer.
+func sneakChance(v *engine.View, prior float64) float64 {
 	last := v.Last
-	prior := min(0.5, 0.2+0.06*float64(v.Seats[last.Seat].Caught))
 	var sneaky, total float64
 	weight := 1.0
 	for s := 1; s <= v.Options.Sneak; s++ {
@@ -164,8 +187,8 @@ func share(r [2]engine.Range, by int, k engine.Kind) float64 {
 // pickup takes them all), and players keep the ranks they'll be asked for
 // soon. Players are taken to claim as the bots do: with none of the rank,
 // one card (now and then two); with some, all of them, now and then padded
-// with one more.
-func rankLieChance(v *engine.View) float64 {
+// with one more (often, with bigTablePads, at a table of bigTable seats).
+func rankLieChance(v *engine.View, bigTablePads bool) float64 {
 	last := v.Last
 	unseen := 52*v.Options.Decks() - len(v.Hand)
 	rank := v.Options.Copies() - heldOf(v.Hand, last.Rank)
@@ -184,7 +207,7 @@ func rankLieChance(v *engine.View) float64 {
 		}
 	}
 	pad := padGuess
-	if v.Options.Decks() > 1 {
+	if v.Options.Decks() > 1 || bigTablePads && v.Playing() >= bigTable {
 		pad = padGuesses
 	}
 	var truth, lie float64

@@ -34,7 +34,7 @@ func TestSneakChance(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			v := callView(nil, tt.claim, tt.before, tt.after, false)
 			bigPile(&v)
-			got := sneakChance(&v)
+			got := sneakChance(&v, sneakPrior(&v, v.Last.Seat))
 			if got < tt.min || got > tt.max {
 				t.Errorf("got %.3f, want %.2f to %.2f", got, tt.min, tt.max)
 			}
@@ -49,7 +49,7 @@ func TestSneakChanceRisesWithCatches(t *testing.T) {
 		v := callView(nil, 1, 12, 10, false)
 		v.Seats[0].Caught = caught
 		bigPile(&v)
-		got := sneakChance(&v)
+		got := sneakChance(&v, sneakPrior(&v, v.Last.Seat))
 		if got < prev {
 			t.Fatalf("caught %d: got %.3f, want at least %.3f", caught, got, prev)
 		}
@@ -57,7 +57,7 @@ func TestSneakChanceRisesWithCatches(t *testing.T) {
 	}
 	v := callView(nil, 1, 12, 10, false)
 	bigPile(&v)
-	if prev <= sneakChance(&v) {
+	if prev <= sneakChance(&v, sneakPrior(&v, v.Last.Seat)) {
 		t.Errorf("got %.3f after five catches, want more than with none", prev)
 	}
 }
@@ -78,7 +78,7 @@ func TestRankLieChance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := rankLieChance(ptr(callView(cards(t, tt.hand...), tt.claim, 9, 9-tt.claim, false)))
+			got := rankLieChance(ptr(callView(cards(t, tt.hand...), tt.claim, 9, 9-tt.claim, false)), true)
 			if got < tt.min || got > tt.max {
 				t.Errorf("got %.3f, want %.2f to %.2f", got, tt.min, tt.max)
 			}
@@ -129,7 +129,7 @@ func rankLieChanceByHand(v *engine.View) float64 {
 		return x + y - z
 	}
 	pad := padGuess
-	if v.Options.Decks() > 1 {
+	if v.Options.Decks() > 1 || v.Playing() >= bigTable {
 		pad = padGuesses
 	}
 	var truth, lie float64
@@ -168,7 +168,7 @@ func TestRankLieChanceMatchesByHand(t *testing.T) {
 				return
 			}
 			checked++
-			if got, want := rankLieChance(&v), rankLieChanceByHand(&v); got != want {
+			if got, want := rankLieChance(&v, true), rankLieChanceByHand(&v); got != want {
 				t.Fatalf("%d seats, play %d, seat %d: got %v, want %v", seats, v.Plays, v.Seat, got, want)
 			}
 		})

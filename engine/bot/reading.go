@@ -27,9 +27,9 @@ func Read(v engine.View) Reading {
 	if impossible(&v) {
 		return Reading{Lie: 1, Impossible: true, Call: true}
 	}
-	r := Reading{Lie: rankLieChance(&v)}
+	r := Reading{Lie: rankLieChance(&v, true)}
 	if v.Options.Sneak > 0 {
-		r.Sneak = sneakChance(&v)
+		r.Sneak = sneakChance(&v, sneakPrior(&v, v.Last.Seat))
 	}
 	r.Lie = 1 - (1-r.Lie)*(1-r.Sneak)
 	reader := Bot{level: Hard, params: plain}

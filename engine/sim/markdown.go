@@ -98,7 +98,8 @@ func StylesMarkdown() string {
 		"|---|---|---|---|---|\n")
 	for _, l := range bot.Levels() {
 		sk := l.Skill()
-		with, checks, pads := "the cards it needs last", "yes", "where it pays, at four times its style's rate"
+		with, checks := "the cards it needs last", "yes"
+		pads := fmt.Sprintf("where it pays, at %g times its style's rate", sk.PadBoost)
 		if sk.AnyCard {
 			with, checks, pads = "any card", "no", "at its style's rate"
 		}

@@ -1,0 +1,51 @@
+package cluster
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"bullshit/errcode"
+	"bullshit/live"
+)
+
+// TestCallWaitsForAnOwner: a call about a live game that no node answers
+// for is retried until the caller's patience ends, then refused as
+// unavailable; one answered "moved" is tried again until the owner
+// answers.
+func TestCallWaitsForAnOwner(t *testing.T) {
+	nodes := startMesh(t, 2)
+	stillLive := func(context.Context, string) (string, live.Status, error) { return "gone", live.StatusLive, nil }
+	tables := NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive, Patience: 300 * time.Millisecond})
+	_, err := tables.Get(t.Context(), "abcdefgh")
+	if code, _, _ := errcode.Of(err); code != errcode.Unavailable {
+		t.Errorf("a call nobody answers: got %v (%q), want %q", err, code, errcode.Unavailable)
+	}
+	if st := tables.Stats(); st.Retried == 0 || st.Failed != 1 {
+		t.Errorf("stats: got %+v, want retries and one call failed", st)
+	}
+
+	// The first two answers say the table moved; the third is the owner's.
+	answers := 0
+	sub, err := nodes[0].Conn.Subscribe(gameSubject("abcdefgh"), func(m *nats.Msg) {
+		answers++
+		res := response{Refusal: refusalOf(errMoved)}
+		if answers > 2 {
+			res = response{Refusal: &refusal{Kind: kindLive, Code: errcode.Forbidden, Message: "Only the host can do that."}}
+		}
+		b, _ := json.Marshal(res)
+		_ = m.Respond(b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	tables = NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive})
+	_, err = tables.Get(t.Context(), "abcdefgh")
+	if code, _, _ := errcode.Of(err); code != errcode.Forbidden {
+		t.Errorf("a call that moved twice: got %v (%q), want the owner's %q", err, code, errcode.Forbidden)
+	}
+}
