@@ -11,6 +11,13 @@
 //
 //	loadtest -streams html -listen 127.0.0.1:7070
 //	loadtest -read http://127.0.0.1:7070
+//
+// With -nodes N (and -postgres) the tables run on N cluster nodes in this
+// one process, each creating its share, and the figures are per node and
+// in all; -takeover then stops the first node as kill -9 would and times
+// how soon its peers play on at its tables (cluster.go, takeover.go):
+//
+//	loadtest -postgres URL -nodes 3 -takeover
 package main
 
 import (
@@ -29,6 +36,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/server"
 )
 
 func main() {
@@ -44,9 +52,20 @@ func main() {
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
 	listen := flag.String("listen", "", "with -streams, serve the streams at this address to a reader started with -read, and start once it has connected")
 	read := flag.String("read", "", "only read and time the streams of a load test started with -listen at this URL")
+	nodes := flag.Int("nodes", 1, "run the tables on this many cluster nodes in this process (above 1 needs -postgres)")
+	lease := flag.Duration("lease", server.DefaultLease, "with -nodes, each node's lease (the TTL)")
+	takeover := flag.Bool("takeover", false, "with -nodes 2 or more, stop the first node abruptly after measuring and time its tables' takeover")
 	flag.Parse()
 	if *listen != "" && *format == "" {
 		fmt.Fprintln(os.Stderr, "loadtest: -listen needs -streams")
+		os.Exit(2)
+	}
+	if *nodes > 1 && (*format != "" || *read != "" || *heapProfile != "") {
+		fmt.Fprintln(os.Stderr, "loadtest: -nodes above 1 runs without -streams, -read and -memprofile")
+		os.Exit(2)
+	}
+	if *takeover && *nodes < 2 {
+		fmt.Fprintln(os.Stderr, "loadtest: -takeover needs -nodes 2 or more")
 		os.Exit(2)
 	}
 	if *profile != "" {
@@ -66,9 +85,17 @@ func main() {
 	defer stop()
 	startWorkers = *starters
 	var err error
-	if *read != "" {
+	switch {
+	case *read != "":
 		err = readRemote(ctx, *read)
-	} else {
+	case *nodes > 1:
+		o := clusterOpts{nodes: *nodes, tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
+			lease: *lease, postgres: *postgres, takeover: *takeover}
+		var r *clusterResult
+		if r, err = runCluster(ctx, o); err == nil {
+			r.print(o)
+		}
+	default:
 		err = run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *listen, *heapProfile, *postgres)
 	}
 	if err != nil {
