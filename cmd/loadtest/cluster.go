@@ -67,7 +67,7 @@ type clusterResult struct {
 
 func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 	if o.postgres == "" {
-		return nil, errors.New("-nodes above 1 needs -postgres: SQLite has one writer")
+		return nil, errors.New("the cluster mode needs -postgres: SQLite has one writer")
 	}
 	if o.takeover && o.nodes < 2 {
 		return nil, errors.New("-takeover needs -nodes 2 or more: a peer takes the tables over")

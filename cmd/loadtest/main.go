@@ -54,14 +54,16 @@ func main() {
 	read := flag.String("read", "", "only read and time the streams of a load test started with -listen at this URL")
 	nodes := flag.Int("nodes", 1, "run the tables on this many cluster nodes in this process (above 1 needs -postgres)")
 	lease := flag.Duration("lease", server.DefaultLease, "with -nodes, each node's lease (the TTL)")
+	clustered := flag.Bool("cluster", false, "run in cluster mode (lease, claims, fence) even with -nodes 1")
 	takeover := flag.Bool("takeover", false, "with -nodes 2 or more, stop the first node abruptly after measuring and time its tables' takeover")
 	flag.Parse()
 	if *listen != "" && *format == "" {
 		fmt.Fprintln(os.Stderr, "loadtest: -listen needs -streams")
 		os.Exit(2)
 	}
-	if *nodes > 1 && (*format != "" || *read != "" || *heapProfile != "") {
-		fmt.Fprintln(os.Stderr, "loadtest: -nodes above 1 runs without -streams, -read and -memprofile")
+	*clustered = *clustered || *nodes > 1
+	if *clustered && (*format != "" || *read != "" || *heapProfile != "") {
+		fmt.Fprintln(os.Stderr, "loadtest: the cluster mode runs without -streams, -read and -memprofile")
 		os.Exit(2)
 	}
 	if *takeover && *nodes < 2 {
@@ -88,7 +90,7 @@ func main() {
 	switch {
 	case *read != "":
 		err = readRemote(ctx, *read)
-	case *nodes > 1:
+	case *clustered:
 		o := clusterOpts{nodes: *nodes, tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
 			lease: *lease, postgres: *postgres, takeover: *takeover}
 		var r *clusterResult
@@ -112,11 +114,17 @@ type counter struct {
 	mu     sync.Mutex
 	closed []string
 	kick   chan struct{}
+	// onClose, when set, is also told of each game closed (the takeover's
+	// watch).
+	onClose atomic.Pointer[func(game string)]
 }
 
 func (c *counter) Publish(string, live.Frame) { c.views.Add(1) }
 
 func (c *counter) Close(game string) {
+	if fn := c.onClose.Load(); fn != nil {
+		(*fn)(game)
+	}
 	c.mu.Lock()
 	c.closed = append(c.closed, game)
 	c.mu.Unlock()
@@ -282,6 +290,7 @@ loop:
 	fmt.Printf("\n%d tables of %d seats for %v (%d games finished, %d goroutines)\n", tables, seats, elapsed.Round(time.Second), finished, goroutines)
 	fmt.Printf("actions stored:      %d (%.0f a second)\n", s.Actions, float64(s.Actions)/elapsed.Seconds())
 	fmt.Printf("views published:     %d\n", pub.views.Load())
+	fmt.Printf("commits:             %d (%.1f a second)\n", s.Commits.Count, float64(s.Commits.Count)/elapsed.Seconds())
 	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
 	fmt.Printf("CPU:                 %.2f of %d cores\n", cpu.Seconds()/elapsed.Seconds(), runtime.NumCPU())
 	fmt.Printf("shutdown:            %v\n", closed.Round(time.Millisecond))

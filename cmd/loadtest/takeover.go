@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 	"time"
 
 	"bullshit/engine"
@@ -28,10 +29,11 @@ type takeoverResult struct {
 	// 20 ms); resumed to the new owner's first stored action; moved to its
 	// first stored seat's move.
 	running, resumed, moved live.Latency
-	// notRunning tables no peer ran within the limit; noMove had no move
-	// stored by the new owner when the log was read.
-	notRunning, noMove int
-	claims             map[string]int64
+	// notRunning tables no peer ran within the limit; over had no move to
+	// make (the game was over, its end not yet written); noMove had no move
+	// stored by the new owner when the log was read, their game not over.
+	notRunning, over, noMove int
+	claims                   map[string]int64
 }
 
 func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, lease time.Duration, say func(string, ...any)) (*takeoverResult, error) {
@@ -62,8 +64,24 @@ func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, leas
 	// stored later than halted is the new owner's.
 	halted := time.Now()
 
+	// A table counts as taken over once a peer runs it, or closes it: a
+	// game whose end was all that was left may finish before a poll sees
+	// it running.
+	var mu sync.Mutex
 	running := map[string]time.Duration{}
+	closed := func(game string) {
+		mu.Lock()
+		if _, ok := running[game]; !ok {
+			running[game] = time.Since(stop)
+		}
+		mu.Unlock()
+	}
+	for _, p := range peers {
+		p.pub.onClose.Store(&closed)
+	}
 	allRunning := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
 		for _, id := range games {
 			if _, ok := running[id]; ok {
 				continue
@@ -85,11 +103,19 @@ func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, leas
 	// Long enough for every table taken over to have made a move: a
 	// window and a reveal and then some.
 	settle := 2*dr.window + 5*time.Second
+	mu.Lock()
+	taken := len(running)
+	mu.Unlock()
 	say("%d of %d tables running on the peers %v after the stop; reading the logs in %v\n",
-		len(running), len(games), time.Since(stop).Round(time.Millisecond), settle)
+		taken, len(games), time.Since(stop).Round(time.Millisecond), settle)
 	if err := dr.play(ctx, settle, nil, nil); err != nil {
 		return nil, err
 	}
+	for _, p := range peers {
+		p.pub.onClose.Store(nil)
+	}
+	mu.Lock()
+	defer mu.Unlock()
 
 	r := &takeoverResult{node: victim.name, tables: len(games), notRunning: len(games) - len(running), claims: map[string]int64{}}
 	var tookRunning, tookResumed, tookMoved []time.Duration
@@ -116,7 +142,14 @@ func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, leas
 				break
 			}
 		}
-		if !moved {
+		if moved {
+			continue
+		}
+		// A game over at the stop but not yet finished in the store (its
+		// end was the only write left) has no move to make.
+		if _, _, status, err := peers[0].st.Owner(ctx, id); err == nil && (status == string(live.StatusFinished) || status == string(live.StatusEnded)) {
+			r.over++
+		} else {
 			r.noMove++
 		}
 	}
@@ -140,7 +173,7 @@ func (r *takeoverResult) print() {
 	} {
 		fmt.Printf("%-34s %10d %10v %10v %10v\n", row.name, row.l.Count, short(row.l.P50), short(row.l.P99), short(row.l.Max))
 	}
-	fmt.Printf("not running again: %d; no move stored by the new owner: %d\n", r.notRunning, r.noMove)
+	fmt.Printf("not running again: %d; over at the stop, so no move to make: %d; no move stored by the new owner: %d\n", r.notRunning, r.over, r.noMove)
 	for _, name := range slices.Sorted(maps.Keys(r.claims)) {
 		fmt.Printf("claimed by %s: %d\n", name, r.claims[name])
 	}
