@@ -43,6 +43,9 @@ type node struct {
 	m      *live.Manager
 	pub    *counter
 	frozen atomic.Bool
+	// committing sums the node's group commits' durations: how busy its
+	// one writer is.
+	committing atomic.Int64
 	// stopped: the node was stopped abruptly (-takeover) and takes no
 	// more tables.
 	stopped bool
@@ -60,7 +63,9 @@ type clusterResult struct {
 	// timings of every node together.
 	nodes []live.Stats
 	names []string
-	all   map[live.Timing]live.Latency
+	// committing is each node's time spent in group commits.
+	committing []time.Duration
+	all        map[live.Timing]live.Latency
 	// takeover is nil without -takeover.
 	takeover *takeoverResult
 }
@@ -108,7 +113,12 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 			nd.st.Close()
 			return nil, fmt.Errorf("node %s: %w", nd.name, err)
 		}
-		nd.m.Observe(all.record)
+		nd.m.Observe(func(t live.Timing, d time.Duration) {
+			all.record(t, d)
+			if t == live.TimeCommits {
+				nd.committing.Add(int64(d))
+			}
+		})
 		nodes = append(nodes, nd)
 	}
 	if err := awaitReady(ctx, nodes, 30*time.Second); err != nil {
@@ -140,6 +150,7 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 	}
 	for _, nd := range nodes {
 		nd.m.ResetStats()
+		nd.committing.Store(0)
 	}
 	all.reset()
 	cpu0 := cpuTime()
@@ -160,6 +171,7 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 	for _, nd := range nodes {
 		r.names = append(r.names, nd.name)
 		r.nodes = append(r.nodes, nd.m.Stats())
+		r.committing = append(r.committing, time.Duration(nd.committing.Load()))
 	}
 	for _, t := range timingsShown {
 		r.all[t.timing] = all.latency(t.timing)
@@ -313,10 +325,13 @@ func (r *clusterResult) print(o clusterOpts) {
 	secs := r.elapsed.Seconds()
 	fmt.Printf("\n%d tables of %d seats on %d nodes for %v (%d games finished)\n", o.tables, o.seats, o.nodes, r.elapsed.Round(time.Second), r.finished)
 	fmt.Printf("CPU (the whole process, all nodes): %.2f of %d cores\n", r.cpu.Seconds()/secs, runtime.NumCPU())
-	fmt.Printf("%-6s %12s %12s %12s %10s %8s %8s\n", "node", "actions/s", "commits/s", "per commit", "claims", "fenced", "late")
+	fmt.Printf("%-6s %12s %12s %12s %12s %10s %8s %8s\n", "node", "actions/s", "commits/s", "per commit", "committing", "claims", "fenced", "late")
 	var sum live.Stats
+	sumBusy := 0.0
 	for i, s := range r.nodes {
-		fmt.Printf("%-6s %12.0f %12.1f %12.1f %10d %8d %8d\n", r.names[i], float64(s.Actions)/secs, float64(s.Commits.Count)/secs, s.Batch, s.Claims, s.Fenced, s.LateRenewals)
+		busy := r.committing[i].Seconds() / secs
+		fmt.Printf("%-6s %12.0f %12.1f %12.1f %11.0f%% %10d %8d %8d\n", r.names[i], float64(s.Actions)/secs, float64(s.Commits.Count)/secs, s.Batch, 100*busy, s.Claims, s.Fenced, s.LateRenewals)
+		sumBusy += busy
 		sum.Actions += s.Actions
 		sum.Commits.Count += s.Commits.Count
 		sum.Claims += s.Claims
@@ -327,7 +342,7 @@ func (r *clusterResult) print(o clusterOpts) {
 	if sum.Commits.Count > 0 {
 		batch = float64(sum.Actions) / float64(sum.Commits.Count)
 	}
-	fmt.Printf("%-6s %12.0f %12.1f %12.1f %10d %8d %8d\n", "all", float64(sum.Actions)/secs, float64(sum.Commits.Count)/secs, batch, sum.Claims, sum.Fenced, sum.LateRenewals)
+	fmt.Printf("%-6s %12.0f %12.1f %12.1f %11.0f%% %10d %8d %8d\n", "all", float64(sum.Actions)/secs, float64(sum.Commits.Count)/secs, batch, 100*sumBusy/float64(len(r.nodes)), sum.Claims, sum.Fenced, sum.LateRenewals)
 	fmt.Printf("%-20s %-6s %10s %10s %10s %10s\n", "lateness", "node", "count", "p50", "p99", "max")
 	for _, row := range timingsShown {
 		for i, s := range r.nodes {

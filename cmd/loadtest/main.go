@@ -179,6 +179,12 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	if err != nil {
 		return err
 	}
+	var committing atomic.Int64
+	m.Observe(func(t live.Timing, d time.Duration) {
+		if t == live.TimeCommits {
+			committing.Add(int64(d))
+		}
+	})
 	opts := engine.Standard(seats)
 	opts.Window = window
 	start := func(ctx context.Context) error {
@@ -213,6 +219,7 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	case <-ctx.Done():
 	}
 	m.ResetStats()
+	committing.Store(0)
 	pub.views.Store(0)
 	if follow != nil {
 		follow.to.measure()
@@ -292,6 +299,7 @@ loop:
 	fmt.Printf("views published:     %d\n", pub.views.Load())
 	fmt.Printf("commits:             %d (%.1f a second)\n", s.Commits.Count, float64(s.Commits.Count)/elapsed.Seconds())
 	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
+	fmt.Printf("committing:          %.0f%% of the time (the group commit's one writer)\n", 100*float64(committing.Load())/float64(elapsed))
 	fmt.Printf("CPU:                 %.2f of %d cores\n", cpu.Seconds()/elapsed.Seconds(), runtime.NumCPU())
 	fmt.Printf("shutdown:            %v\n", closed.Round(time.Millisecond))
 	fmt.Printf("restart:             %v to rebuild %d live games from their logs\n", reopened.Round(time.Millisecond), len(rebuilt))

@@ -69,7 +69,14 @@ func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, leas
 	// it running.
 	var mu sync.Mutex
 	running := map[string]time.Duration{}
+	theirs := make(map[string]bool, len(games))
+	for _, id := range games {
+		theirs[id] = true
+	}
 	closed := func(game string) {
+		if !theirs[game] {
+			return
+		}
 		mu.Lock()
 		if _, ok := running[game]; !ok {
 			running[game] = time.Since(stop)
