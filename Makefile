@@ -73,13 +73,17 @@ report:
 # them after a restart: make loadtest TABLES=20000 for the issue's figure.
 # STREAMS=html (or json) also follows every seat over its event stream and
 # times the events (go run ./cmd/loadtest -h: -listen and -read read them
-# from a second process).
+# from a second process). NODES=3 (with POSTGRES) runs the tables on three
+# cluster nodes in the one process, figures per node and in all; TAKEOVER=1
+# then stops the first node as kill -9 would and times its tables' takeover.
 TABLES ?= 1000
 DURATION ?= 60s
 POSTGRES ?=
 STREAMS ?=
+NODES ?=
+TAKEOVER ?=
 loadtest:
-	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION) $(if $(POSTGRES),-postgres '$(POSTGRES)') $(if $(STREAMS),-streams $(STREAMS))
+	$(GO) run ./cmd/loadtest -tables $(TABLES) -duration $(DURATION) $(if $(POSTGRES),-postgres '$(POSTGRES)') $(if $(STREAMS),-streams $(STREAMS)) $(if $(NODES),-nodes $(NODES)) $(if $(TAKEOVER),-takeover)
 
 # Plays the pages in headless Chromium and writes screenshots of the lobby,
 # the waiting room, the table, a reveal, a hand-over and the result sheet, at

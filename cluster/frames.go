@@ -153,6 +153,9 @@ var _ live.Publisher = (*Frames)(nil)
 // Publish hands a local table's frame to the hub and to the other nodes.
 func (fs *Frames) Publish(game string, f live.Frame) {
 	fs.deliver(game, f.Epoch, f)
+	if stoppedHere(f) {
+		return
+	}
 	body, err := json.Marshal(frameMsg{Game: game, Epoch: f.Epoch, Revision: f.Revision, Frame: f})
 	if err != nil {
 		fs.log.Error("encoding a frame for the other nodes", "game", game, "err", err)
@@ -164,6 +167,13 @@ func (fs *Frames) Publish(game string, f live.Frame) {
 	fs.published.Add(1)
 	// A publish fails only on a closed connection: the node is stopping.
 	_ = fs.conn.Publish(frameSubject(game, f.Seat), body)
+}
+
+// stoppedHere reports whether f is the last frame of a table stopped with
+// its node while its game goes on: the node's own streams end with it, but
+// the other nodes' follow the game to its next owner.
+func stoppedHere(f live.Frame) bool {
+	return f.Final && (f.Game.Status == live.StatusOpen || f.Game.Status == live.StatusLive)
 }
 
 // Close ends a local game's streams. The other nodes end theirs on the

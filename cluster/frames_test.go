@@ -220,3 +220,24 @@ func play(t *testing.T, tables *Tables, id string) {
 	}
 	t.Fatal("nobody may move")
 }
+
+func TestAStoppedTableEndsNoStreamElsewhere(t *testing.T) {
+	tests := []struct {
+		status live.Status
+		final  bool
+		want   bool
+	}{
+		{live.StatusLive, true, true},
+		{live.StatusOpen, true, true},
+		{live.StatusLive, false, false},
+		{live.StatusFinished, true, false},
+		{live.StatusEnded, true, false},
+		{live.StatusBroken, true, false},
+	}
+	for _, tt := range tests {
+		f := live.Frame{Final: tt.final, Game: live.Summary{Status: tt.status}}
+		if got := stoppedHere(f); got != tt.want {
+			t.Errorf("stoppedHere(final %v, %s): got %v, want %v", tt.final, tt.status, got, tt.want)
+		}
+	}
+}

@@ -204,3 +204,16 @@ func BenchmarkClaim(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/takeover")
 }
+
+// TestDrainSingleServer: a single server has no peers, so Drain leaves its
+// tables running, and Ready stays nil.
+func TestDrainSingleServer(t *testing.T) {
+	f := newFixture(t)
+	id, _ := f.create(4, 0)
+	if err := f.m.Drain(f.ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !f.m.Runs(id) || f.m.Ready() != nil {
+		t.Errorf("after Drain on a single server: got Runs %v, Ready %v, want true and nil", f.m.Runs(id), f.m.Ready())
+	}
+}

@@ -80,6 +80,9 @@ type lease struct {
 	draining atomic.Bool
 	// wake asks the claim loop to look at once.
 	wake chan struct{}
+	// renewing is held by a renewal under way, so a drain's release of the
+	// lease never comes before a renewal that would hold it again.
+	renewing sync.Mutex
 
 	// claiming orders the claims' adoptions against a lapse, so a table
 	// claimed as the lease lapses is either taken away with the others or
@@ -131,6 +134,8 @@ func (l *lease) serving() bool { return l.held.Load() && !l.draining.Load() && !
 // the time between renewals, or that fails, is counted late.
 func (m *Manager) renew(ctx context.Context) error {
 	l := m.cl
+	l.renewing.Lock()
+	defer l.renewing.Unlock()
 	if l.draining.Load() {
 		return errDraining
 	}
@@ -247,11 +252,12 @@ func (m *Manager) Ready() error {
 
 // Drain hands every table of this node to its peers: it takes no new
 // table, stops each table once its write under way is done, then ends its
-// lease so that the peers claim the games at once. A single server has no peers: Drain just stops its
-// tables, as Close does. It gives up when ctx ends.
+// lease so that the peers claim the games at once. A single server has no
+// peers to hand its tables to: Drain does nothing, and Close stops them. It
+// gives up when ctx ends.
 func (m *Manager) Drain(ctx context.Context) error {
 	if m.cl == nil {
-		return m.Close(ctx)
+		return nil
 	}
 	m.cl.draining.Store(true)
 	for {
@@ -267,6 +273,9 @@ func (m *Manager) Drain(ctx context.Context) error {
 			}
 		}
 	}
+	// After any renewal under way, and before none: draining is set.
+	m.cl.renewing.Lock()
+	defer m.cl.renewing.Unlock()
 	if err := m.cl.st.ReleaseLease(ctx, m.cl.cfg.Node); err != nil {
 		return fmt.Errorf("live: drain: %w", err)
 	}

@@ -24,6 +24,9 @@ const namespace = "bullshit"
 // would collide on it, and a library registering there would show up here.
 type Metrics struct {
 	reg *prometheus.Registry
+	// names are those Counter and Gauge registered.
+	mu    sync.Mutex
+	names map[string]bool
 	// isMove tells a move's route from the others (see Config).
 	isMove func(method, route string) bool
 
@@ -58,7 +61,7 @@ func NewMetrics(cfg Config) *Metrics {
 	if cfg.IsMove == nil {
 		cfg.IsMove = func(string, string) bool { return false }
 	}
-	m := &Metrics{reg: prometheus.NewRegistry(), isMove: cfg.IsMove}
+	m := &Metrics{reg: prometheus.NewRegistry(), names: map[string]bool{}, isMove: cfg.IsMove}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.requests = prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Subsystem: "http",
 		Name: "requests_total",
@@ -138,16 +141,34 @@ func (m *Metrics) Streams(count func() int) {
 }
 
 // Counter registers bullshit_<name>, a counter read from read at each
-// scrape: for a count its source keeps anyway. name ends in _total.
+// scrape: for a count its source keeps anyway. name ends in _total. A name
+// registered already by Counter or Gauge is left as it is: two parts of the
+// server may both report a count, and the first one's stands.
 func (m *Metrics) Counter(name, help string, read func() int64) {
-	m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: namespace, Name: name, Help: help},
-		func() float64 { return float64(read()) }))
+	if m.claim(name) {
+		m.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Namespace: namespace, Name: name, Help: help},
+			func() float64 { return float64(read()) }))
+	}
 }
 
-// Gauge registers bullshit_<name>, a gauge read from read at each scrape.
+// Gauge registers bullshit_<name>, a gauge read from read at each scrape,
+// unless the name is registered already (see Counter).
 func (m *Metrics) Gauge(name, help string, read func() int64) {
-	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: name, Help: help},
-		func() float64 { return float64(read()) }))
+	if m.claim(name) {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: namespace, Name: name, Help: help},
+			func() float64 { return float64(read()) }))
+	}
+}
+
+// claim reports whether name is free, and takes it.
+func (m *Metrics) claim(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.names[name] {
+		return false
+	}
+	m.names[name] = true
+	return true
 }
 
 // Recovered records how long the tables took to load and replay at start.

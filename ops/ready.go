@@ -55,10 +55,16 @@ func NewReady(log *slog.Logger) *Ready {
 
 // Add adds the check named name: fn returns nil while the node can serve in
 // that respect. fn must be cheap (a probe runs every check) and follow its
-// context.
+// context. A name added already keeps its first check: two parts of the
+// server may both ask for one.
 func (r *Ready) Add(name string, fn func(ctx context.Context) error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for _, c := range r.checks {
+		if c.name == name {
+			return
+		}
+	}
 	r.checks = append(r.checks, check{name: name, fn: fn})
 }
 

@@ -147,6 +147,7 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 		PerAddress: s.PerAddress, PerToken: s.PerToken, StreamsPerAddress: s.StreamsPerAddress, Now: s.LimitsNow,
 		Players: accounts, Standings: accounts})
 	metrics, ready := operations(st, mgr, hub, time.Since(began), logger)
+	clusterOperations(metrics, ready, mgr, mesh)
 	mesh.operate(metrics, ready, mgr)
 	site := &Site{Handler: New(Config{API: apiServer, Web: pages, Logger: logger, Metrics: metrics, Ready: ready}),
 		Manager: mgr, Accounts: accounts, Hub: hub, Pages: pages, Metrics: metrics, Ready: ready, Mesh: mesh,
@@ -181,9 +182,8 @@ func (s *Site) Close(ctx context.Context) error {
 
 // operations builds what an operator sees of the site: the metrics, fed by
 // the tables and the hub, with recovered the time the tables took to load
-// and replay; and the readiness checks. Migrations and recovery need none:
-// the store is migrated as it opens and the tables recovered in live.New,
-// both before the site exists to answer a probe.
+// and replay; and the readiness checks. Migrations need none: the store is
+// migrated as it opens, before the site exists to answer a probe.
 func operations(st *store.Store, mgr *live.Manager, hub *push.Hub, recovered time.Duration, logger *slog.Logger) (*ops.Metrics, *ops.Ready) {
 	metrics := NewMetrics()
 	metrics.Watch(mgr)

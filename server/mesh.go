@@ -25,6 +25,9 @@ type Cluster struct {
 	NATS cluster.NATSConfig
 	// Lease is how long the node's hold on its tables lasts unrenewed.
 	Lease time.Duration
+	// FreezeRenewal, for tests, is asked before each renewal of the
+	// lease: true skips it, as a node that hangs would (live.Cluster).
+	FreezeRenewal func() bool
 }
 
 // DefaultLease is a few seconds: a dead node's tables wait about that long
@@ -49,6 +52,7 @@ type Mesh struct {
 	stop   context.CancelFunc
 	node   string
 	lease  time.Duration
+	freeze func() bool
 }
 
 // startMesh joins the cluster c says, or returns nil for a single node. Its
@@ -71,7 +75,7 @@ func startMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Lo
 		stop()
 		return nil, err
 	}
-	m := &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease}
+	m := &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease, freeze: c.FreezeRenewal}
 	m.Tables = cluster.NewTables(ctx, cluster.TablesConfig{Conn: n.Conn, Logger: logger, Owner: cluster.StoreOwner(st)})
 	return m, nil
 }
@@ -85,7 +89,7 @@ func (m *Mesh) live() *live.Cluster {
 	if lease <= 0 {
 		lease = DefaultLease
 	}
-	return &live.Cluster{Node: m.node, Lease: lease, Watch: m.Tables.Watch}
+	return &live.Cluster{Node: m.node, Lease: lease, Watch: m.Tables.Watch, FreezeRenewal: m.freeze}
 }
 
 // operate adds the mesh's readiness and counts to the operator's: the

@@ -25,14 +25,20 @@ import (
 // url, its embedded NATS server routed to routes, and serves it.
 func startNode(t *testing.T, url, name string, clock live.Clock, routes ...string) (*server.Site, *client.Client) {
 	t.Helper()
+	return serveNode(t, url, clock, server.Cluster{Node: name, Lease: server.DefaultLease,
+		NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes}})
+}
+
+// serveNode assembles a site as the cluster node c on the database at url,
+// and serves it until the test ends.
+func serveNode(t *testing.T, url string, clock live.Clock, c server.Cluster) (*server.Site, *client.Client) {
+	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	site, err := server.Assemble(ctx, st, clock, nil, server.Settings{
-		Cluster: &server.Cluster{Node: name, Lease: server.DefaultLease,
-			NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes}}})
+	site, err := server.Assemble(ctx, st, clock, nil, server.Settings{Cluster: &c})
 	if err != nil {
 		st.Close()
 		t.Fatal(err)

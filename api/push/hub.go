@@ -7,7 +7,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"math"
 	"math/rand/v2"
 	"strconv"
 	"sync"
@@ -264,19 +263,6 @@ func (h *Hub) Publish(game string, f live.Frame) {
 		}
 		st.event, st.rev = ev, f.Revision
 		h.send(name, st)
-	}
-}
-
-// Restamp lets each of a game's streams take the next frame whatever its
-// revision: the table was taken over by another node, whose revisions
-// count afresh.
-func (h *Hub) Restamp(game string) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for _, st := range h.streams {
-		if st.game == game {
-			st.rev, st.event.Key = math.MinInt, math.MinInt
-		}
 	}
 }
 

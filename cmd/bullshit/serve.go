@@ -136,7 +136,9 @@ func serve(ctx context.Context, args []string) error {
 	select {
 	case <-ctx.Done():
 		logger.Info("stopping")
+		handed := handOver(site, *shutdownTables, logger)
 		serveErr = drain(site, *drainWait, served, logger)
+		<-handed
 	case serveErr = <-served:
 	}
 	// Stop accepting and wait for the requests in flight, ending the event
@@ -177,6 +179,30 @@ func drain(site *router.Site, wait time.Duration, served <-chan error, logger *s
 	case err := <-served:
 		return err
 	}
+}
+
+// handOver gives a cluster node's tables to its peers as its drain begins
+// (live's Drain: no new table, each stops after its write under way, then
+// the lease ends so the peers claim them at once), while the node goes on
+// serving: a call about a table handed over is sent to its new owner. The
+// returned channel is closed once it is done, or budget has run out. A
+// single node keeps its tables to the end of the stop: nobody could take
+// them, and they come back at the next start.
+func handOver(site *router.Site, budget time.Duration, logger *slog.Logger) <-chan struct{} {
+	done := make(chan struct{})
+	if site.Mesh == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		ctx, cancel := context.WithTimeout(context.Background(), budget)
+		defer cancel()
+		if err := site.Manager.Drain(ctx); err != nil {
+			logger.Error("handing the tables over failed: the peers claim them once the lease runs out", "err", err)
+		}
+	}()
+	return done
 }
 
 // stopHTTP stops the server taking requests and waits up to budget for those

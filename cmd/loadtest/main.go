@@ -11,6 +11,13 @@
 //
 //	loadtest -streams html -listen 127.0.0.1:7070
 //	loadtest -read http://127.0.0.1:7070
+//
+// With -nodes N (and -postgres) the tables run on N cluster nodes in this
+// one process, each creating its share, and the figures are per node and
+// in all; -takeover then stops the first node as kill -9 would and times
+// how soon its peers play on at its tables (cluster.go, takeover.go):
+//
+//	loadtest -postgres URL -nodes 3 -takeover
 package main
 
 import (
@@ -29,6 +36,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/server"
 )
 
 func main() {
@@ -44,9 +52,22 @@ func main() {
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
 	listen := flag.String("listen", "", "with -streams, serve the streams at this address to a reader started with -read, and start once it has connected")
 	read := flag.String("read", "", "only read and time the streams of a load test started with -listen at this URL")
+	nodes := flag.Int("nodes", 1, "run the tables on this many cluster nodes in this process (above 1 needs -postgres)")
+	lease := flag.Duration("lease", server.DefaultLease, "with -nodes, each node's lease (the TTL)")
+	clustered := flag.Bool("cluster", false, "run in cluster mode (lease, claims, fence) even with -nodes 1")
+	takeover := flag.Bool("takeover", false, "with -nodes 2 or more, stop the first node abruptly after measuring and time its tables' takeover")
 	flag.Parse()
 	if *listen != "" && *format == "" {
 		fmt.Fprintln(os.Stderr, "loadtest: -listen needs -streams")
+		os.Exit(2)
+	}
+	*clustered = *clustered || *nodes > 1
+	if *clustered && (*format != "" || *read != "" || *heapProfile != "") {
+		fmt.Fprintln(os.Stderr, "loadtest: the cluster mode runs without -streams, -read and -memprofile")
+		os.Exit(2)
+	}
+	if *takeover && *nodes < 2 {
+		fmt.Fprintln(os.Stderr, "loadtest: -takeover needs -nodes 2 or more")
 		os.Exit(2)
 	}
 	if *profile != "" {
@@ -66,9 +87,17 @@ func main() {
 	defer stop()
 	startWorkers = *starters
 	var err error
-	if *read != "" {
+	switch {
+	case *read != "":
 		err = readRemote(ctx, *read)
-	} else {
+	case *clustered:
+		o := clusterOpts{nodes: *nodes, tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
+			lease: *lease, postgres: *postgres, takeover: *takeover}
+		var r *clusterResult
+		if r, err = runCluster(ctx, o); err == nil {
+			r.print(o)
+		}
+	default:
 		err = run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *listen, *heapProfile, *postgres)
 	}
 	if err != nil {
@@ -85,11 +114,17 @@ type counter struct {
 	mu     sync.Mutex
 	closed []string
 	kick   chan struct{}
+	// onClose, when set, is also told of each game closed (the takeover's
+	// watch).
+	onClose atomic.Pointer[func(game string)]
 }
 
 func (c *counter) Publish(string, live.Frame) { c.views.Add(1) }
 
 func (c *counter) Close(game string) {
+	if fn := c.onClose.Load(); fn != nil {
+		(*fn)(game)
+	}
 	c.mu.Lock()
 	c.closed = append(c.closed, game)
 	c.mu.Unlock()
@@ -144,6 +179,12 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	if err != nil {
 		return err
 	}
+	var committing atomic.Int64
+	m.Observe(func(t live.Timing, d time.Duration) {
+		if t == live.TimeCommits {
+			committing.Add(int64(d))
+		}
+	})
 	opts := engine.Standard(seats)
 	opts.Window = window
 	start := func(ctx context.Context) error {
@@ -178,6 +219,7 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	case <-ctx.Done():
 	}
 	m.ResetStats()
+	committing.Store(0)
 	pub.views.Store(0)
 	if follow != nil {
 		follow.to.measure()
@@ -255,7 +297,9 @@ loop:
 	fmt.Printf("\n%d tables of %d seats for %v (%d games finished, %d goroutines)\n", tables, seats, elapsed.Round(time.Second), finished, goroutines)
 	fmt.Printf("actions stored:      %d (%.0f a second)\n", s.Actions, float64(s.Actions)/elapsed.Seconds())
 	fmt.Printf("views published:     %d\n", pub.views.Load())
+	fmt.Printf("commits:             %d (%.1f a second)\n", s.Commits.Count, float64(s.Commits.Count)/elapsed.Seconds())
 	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
+	fmt.Printf("committing:          %.0f%% of the time (the group commit's one writer)\n", 100*float64(committing.Load())/float64(elapsed))
 	fmt.Printf("CPU:                 %.2f of %d cores\n", cpu.Seconds()/elapsed.Seconds(), runtime.NumCPU())
 	fmt.Printf("shutdown:            %v\n", closed.Round(time.Millisecond))
 	fmt.Printf("restart:             %v to rebuild %d live games from their logs\n", reopened.Round(time.Millisecond), len(rebuilt))
