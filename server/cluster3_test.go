@@ -1,9 +1,6 @@
 package server_test
 
 import (
-	"context"
-	"slices"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -70,19 +67,7 @@ func TestThreeNodesFreezeOne(t *testing.T) {
 	}
 
 	// Seat 0's stream on node b, which never runs the table.
-	var mu sync.Mutex
-	var versions []int
-	streamCtx, stopStream := context.WithCancel(ctx)
-	defer stopStream()
-	done := make(chan error, 1)
-	go func() {
-		done <- b.WithToken(tokens[0]).Events(streamCtx, id, func(v engine.View) error {
-			mu.Lock()
-			defer mu.Unlock()
-			versions = append(versions, v.Version)
-			return nil
-		})
-	}()
+	stream := follow(ctx, b.WithToken(tokens[0]), id)
 
 	move := func(through *client.Client) engine.View {
 		t.Helper()
@@ -122,27 +107,7 @@ func TestThreeNodesFreezeOne(t *testing.T) {
 		last = move(nodes[i%3])
 	}
 
-	waitUntil := time.Now().Add(20 * time.Second)
-	for {
-		mu.Lock()
-		got := slices.Clone(versions)
-		mu.Unlock()
-		if len(got) > 0 && got[len(got)-1] >= last.Version {
-			for i := 1; i < len(got); i++ {
-				if got[i] <= got[i-1] {
-					t.Errorf("versions on node b's stream: got %v, want each above the last", got)
-					break
-				}
-			}
-			break
-		}
-		if time.Now().After(waitUntil) {
-			t.Fatalf("node b's stream: got versions %v, want them to reach %d", got, last.Version)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	stopStream()
-	<-done
+	stream.reach(t, last.Version)
 
 	actions, err := st.Actions(ctx, id)
 	if err != nil {

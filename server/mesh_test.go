@@ -91,19 +91,7 @@ func TestTwoNodesServeOneSite(t *testing.T) {
 	}
 
 	// Seat 0's stream on node b.
-	var mu sync.Mutex
-	var versions []int
-	streamCtx, stopStream := context.WithCancel(ctx)
-	defer stopStream()
-	done := make(chan error, 1)
-	go func() {
-		done <- b.WithToken(tokens[0]).Events(streamCtx, id, func(v engine.View) error {
-			mu.Lock()
-			defer mu.Unlock()
-			versions = append(versions, v.Version)
-			return nil
-		})
-	}()
+	stream := follow(ctx, b.WithToken(tokens[0]), id)
 
 	for range 4 {
 		v, err := a.View(ctx, id)
@@ -141,27 +129,7 @@ func TestTwoNodesServeOneSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		mu.Lock()
-		got := slices.Clone(versions)
-		mu.Unlock()
-		if len(got) > 0 && got[len(got)-1] == want.Version {
-			for i := 1; i < len(got); i++ {
-				if got[i] <= got[i-1] {
-					t.Errorf("versions on the other node's stream: got %v, want each above the last", got)
-					break
-				}
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the other node's stream: got versions %v, want them to reach %d", got, want.Version)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	stopStream()
-	<-done
+	stream.reach(t, want.Version)
 
 	problems, err := testutil.GatherAndLint(siteB.Metrics.Registry())
 	if err != nil || len(problems) > 0 {
@@ -200,4 +168,54 @@ func nextMove(t *testing.T, c *client.Client, tokens map[int]string, id string) 
 	}
 	t.Fatal("nobody may move")
 	return 0, engine.Action{}
+}
+
+// followed is a seat's event stream on one node, the versions of the views
+// it brings noted as they come.
+type followed struct {
+	mu       sync.Mutex
+	versions []int
+	stop     context.CancelFunc
+	done     chan error
+}
+
+// follow follows the stream of c's seat (its token) in game id.
+func follow(ctx context.Context, c *client.Client, id string) *followed {
+	ctx, stop := context.WithCancel(ctx)
+	f := &followed{stop: stop, done: make(chan error, 1)}
+	go func() {
+		f.done <- c.Events(ctx, id, func(v engine.View) error {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			f.versions = append(f.versions, v.Version)
+			return nil
+		})
+	}()
+	return f
+}
+
+// reach waits until the stream has brought version want, fails the test if
+// a version ever came that was not above the one before, and stops it.
+func (f *followed) reach(t *testing.T, want int) {
+	t.Helper()
+	defer func() { f.stop(); <-f.done }()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		f.mu.Lock()
+		got := slices.Clone(f.versions)
+		f.mu.Unlock()
+		if len(got) > 0 && got[len(got)-1] >= want {
+			for i := 1; i < len(got); i++ {
+				if got[i] <= got[i-1] {
+					t.Errorf("versions on the other node's stream: got %v, want each above the last", got)
+					break
+				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the other node's stream: got versions %v, want them to reach %d", got, want)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
