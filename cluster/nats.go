@@ -32,12 +32,41 @@ type NATSConfig struct {
 	Listen string
 	Routes []string
 	// ClientListen is the embedded server's client address, on loopback by
-	// default (a free port): only this process connects to it, in-process,
-	// but a server with no client listener forms no routes (nats-server
-	// issue #5174).
+	// default (a free port). Only this process connects to it, in-process,
+	// with a user and password made afresh at every start, so no other
+	// process can; it listens at all because a server with no client
+	// listener forms no routes (nats-server issue #5174).
 	ClientListen string
-	Logger       *slog.Logger
+
+	// RouteSecret is the password every route of the embedded server
+	// presents and requires: the peers share it (docs/cluster.md).
+	RouteSecret string
+	// TLS is the certificate and key files this node proves itself with
+	// and the CA file it checks its peers' by: on the embedded server's
+	// routes, mutual TLS (a route with no certificate of the CA's is
+	// refused); with URL, the connection's client certificate and the CA
+	// it trusts. Any of the three may be empty with URL.
+	TLS TLSFiles
+	// CredsFile and NKeyFile are a credentials file or an NKey seed file
+	// the node signs in with to the NATS at URL.
+	CredsFile, NKeyFile string
+	// Insecure lets the embedded server's route port take any route, with
+	// neither RouteSecret nor TLS: anyone who reaches the port joins the
+	// mesh. Without it such a server refuses to start.
+	Insecure bool
+
+	Logger *slog.Logger
 }
+
+// TLSFiles are PEM files: a certificate, its key and a CA.
+type TLSFiles struct{ Cert, Key, CA string }
+
+func (f TLSFiles) set() bool { return f.Cert != "" || f.Key != "" || f.CA != "" }
+
+// ErrOpenRoutes refuses an embedded server whose route port would let
+// anyone join the mesh.
+var ErrOpenRoutes = errors.New("cluster: the NATS route port would take routes from anyone who reaches it: " +
+	"give the peers a shared secret (BULLSHIT_NATS_ROUTE_SECRET) or certificates of a cluster CA (--nats-tls-*), or say --nats-insecure")
 
 // NATS is a node's connection to the mesh, with the server it embeds if it
 // embeds one. It closes when the context it was started with ends, or on
@@ -81,15 +110,24 @@ func StartNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 	}
 	url := cfg.URL
 	if cfg.Listen != "" {
-		srv, err := embed(cfg)
+		user, pass, err := clientLogin()
+		if err != nil {
+			return nil, err
+		}
+		srv, err := embed(cfg, user, pass)
 		if err != nil {
 			return nil, err
 		}
 		n.srv = srv
-		opts = append(opts, nats.InProcessServer(srv))
+		opts = append(opts, nats.InProcessServer(srv), nats.UserInfo(user, pass))
 		url = ""
 	} else {
+		signIn, err := urlSignIn(cfg)
+		if err != nil {
+			return nil, err
+		}
 		opts = append(opts, nats.Timeout(connectWait), nats.RetryOnFailedConnect(false))
+		opts = append(opts, signIn...)
 	}
 	conn, err := nats.Connect(url, opts...)
 	if err != nil {
@@ -101,8 +139,13 @@ func StartNATS(ctx context.Context, cfg NATSConfig) (*NATS, error) {
 	return n, nil
 }
 
-// embed starts the embedded server and waits until it takes connections.
-func embed(cfg NATSConfig) (*server.Server, error) {
+// embed starts the embedded server and waits until it takes connections:
+// clients only as user with pass, routes only with the route secret or a
+// certificate of the cluster's CA (or from anyone, if cfg says Insecure).
+func embed(cfg NATSConfig, user, pass string) (*server.Server, error) {
+	if cfg.RouteSecret == "" && !cfg.TLS.set() && !cfg.Insecure {
+		return nil, ErrOpenRoutes
+	}
 	host, port, err := splitAddr(cfg.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("cluster: the NATS listen address: %w", err)
@@ -115,16 +158,27 @@ func embed(cfg NATSConfig) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cluster: the NATS client address: %w", err)
 	}
-	routes, err := routeURLs(cfg.Routes)
+	routes, err := routeURLs(cfg.Routes, cfg.RouteSecret)
 	if err != nil {
 		return nil, err
 	}
 	opts := &server.Options{
 		ServerName: cfg.Name,
 		Host:       chost, Port: cport,
+		Username: user, Password: pass,
 		NoSigs: true, NoLog: true,
 		Cluster: server.ClusterOpts{Name: "bullshit", Host: host, Port: port},
 		Routes:  routes,
+	}
+	if cfg.RouteSecret != "" {
+		opts.Cluster.Username, opts.Cluster.Password = routeUser, cfg.RouteSecret
+	}
+	if cfg.TLS.set() {
+		tc, err := mutualTLS(cfg.TLS)
+		if err != nil {
+			return nil, err
+		}
+		opts.Cluster.TLSConfig, opts.Cluster.TLSTimeout = tc, connectWait.Seconds()
 	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
@@ -155,8 +209,13 @@ func splitAddr(addr string) (string, int, error) {
 	return host, port, nil
 }
 
-// routeURLs reads the peers' cluster addresses, with or without a scheme.
-func routeURLs(routes []string) ([]*url.URL, error) {
+// routeUser is the user every route signs in as; the secret is its
+// password.
+const routeUser = "bullshit"
+
+// routeURLs reads the peers' cluster addresses, with or without a scheme,
+// signing each in with secret when there is one.
+func routeURLs(routes []string, secret string) ([]*url.URL, error) {
 	var out []*url.URL
 	for _, r := range routes {
 		r = strings.TrimSpace(r)
@@ -169,6 +228,9 @@ func routeURLs(routes []string) ([]*url.URL, error) {
 		u, err := url.Parse(r)
 		if err != nil || u.Host == "" {
 			return nil, fmt.Errorf("cluster: %q is not a route (host:port)", r)
+		}
+		if secret != "" && u.User == nil {
+			u.User = url.UserPassword(routeUser, secret)
 		}
 		out = append(out, u)
 	}

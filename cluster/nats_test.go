@@ -10,9 +10,19 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
+// testSecret is the tests' route secret.
+const testSecret = "a-route-secret-for-tests"
+
 // startMesh starts n embedded servers routed to the first one on loopback,
-// and waits until each has routes to all the others.
+// sharing the route secret, and waits until each has routes to all the
+// others.
 func startMesh(t testing.TB, n int) []*NATS {
+	t.Helper()
+	return startMeshWith(t, n, func(_ int, cfg *NATSConfig) { cfg.RouteSecret = testSecret })
+}
+
+// startMeshWith is startMesh with each node's config set by secure.
+func startMeshWith(t testing.TB, n int, secure func(i int, cfg *NATSConfig)) []*NATS {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var nodes []*NATS
@@ -24,6 +34,7 @@ func startMesh(t testing.TB, n int) []*NATS {
 	})
 	for i := range n {
 		cfg := NATSConfig{Name: fmt.Sprintf("node%d", i), Listen: "127.0.0.1:0"}
+		secure(i, &cfg)
 		if i > 0 {
 			cfg.Routes = []string{nodes[0].ClusterAddr()}
 		}
@@ -58,7 +69,36 @@ func waitFor(t testing.TB, what string, cond func() bool) {
 }
 
 func TestEmbeddedServersRouteMessages(t *testing.T) {
-	nodes := startMesh(t, 3)
+	certs := t.TempDir()
+	for _, tt := range []struct {
+		name   string
+		secure func(i int, cfg *NATSConfig)
+	}{
+		{"secret", func(_ int, cfg *NATSConfig) { cfg.RouteSecret = testSecret }},
+		{"mutual TLS", func(i int, cfg *NATSConfig) { cfg.TLS = writeCerts(t, certs, fmt.Sprintf("node%d", i)) }},
+		{"both", func(i int, cfg *NATSConfig) {
+			cfg.RouteSecret, cfg.TLS = testSecret, writeCerts(t, certs, fmt.Sprintf("node%d", i))
+		}},
+		{"insecure", func(_ int, cfg *NATSConfig) { cfg.Insecure = true }},
+	} {
+		t.Run(tt.name, func(t *testing.T) { checkRouted(t, startMeshWith(t, 3, tt.secure)) })
+	}
+}
+
+// writeCerts makes node's certificate for loopback, and the CA in dir the
+// first time.
+func writeCerts(t testing.TB, dir, node string) TLSFiles {
+	t.Helper()
+	files, err := WriteCerts(dir, node, []string{"127.0.0.1", "localhost"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// checkRouted checks that every node's messages reach every other node.
+func checkRouted(t *testing.T, nodes []*NATS) {
+	t.Helper()
 	for i, from := range nodes {
 		for j, to := range nodes {
 			if i == j {
@@ -95,7 +135,7 @@ func TestEmbeddedServersRouteMessages(t *testing.T) {
 
 func TestClosedWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	n, err := StartNATS(ctx, NATSConfig{Name: "alone", Listen: "127.0.0.1:0"})
+	n, err := StartNATS(ctx, NATSConfig{Name: "alone", Listen: "127.0.0.1:0", RouteSecret: testSecret})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +169,12 @@ func TestNATSConfigRefused(t *testing.T) {
 	}{
 		{"neither", NATSConfig{}},
 		{"both", NATSConfig{URL: "nats://127.0.0.1:4222", Listen: "127.0.0.1:0"}},
-		{"bad listen", NATSConfig{Listen: "nowhere"}},
-		{"bad route", NATSConfig{Listen: "127.0.0.1:0", Routes: []string{"nats-route://"}}},
+		{"bad listen", NATSConfig{Listen: "nowhere", RouteSecret: testSecret}},
+		{"bad route", NATSConfig{Listen: "127.0.0.1:0", RouteSecret: testSecret, Routes: []string{"nats-route://"}}},
+		{"open routes", NATSConfig{Listen: "127.0.0.1:0"}},
+		{"half the TLS", NATSConfig{Listen: "127.0.0.1:0", TLS: TLSFiles{Cert: "node.pem"}}},
+		{"a route secret for a URL", NATSConfig{URL: "nats://127.0.0.1:4222", RouteSecret: testSecret}},
+		{"a certificate without its key", NATSConfig{URL: "nats://127.0.0.1:4222", TLS: TLSFiles{Cert: "node.pem"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

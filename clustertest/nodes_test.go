@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	mesh "bullshit/cluster"
 	"bullshit/store/storetest"
 )
 
@@ -30,13 +31,20 @@ type cluster struct {
 	lease time.Duration
 	speed float64
 	nodes []*node
+	// plain runs the nodes' routes with no secret and no TLS
+	// (--nats-insecure), to compare with the secure set-up: see newCluster.
+	plain bool
 }
+
+// routeSecret is the secret every node's routes share in the test.
+const routeSecret = "the-clustertest-route-secret"
 
 // node is one serve process, restarted with the same ports and proxy.
 type node struct {
 	name   string
-	addr   string // the HTTP address, 127.0.0.1:port
-	nats   string // the embedded NATS server's cluster address
+	tls    mesh.TLSFiles // the node's certificate for its routes
+	addr   string        // the HTTP address, 127.0.0.1:port
+	nats   string        // the embedded NATS server's cluster address
 	proxy  *storetest.Proxy
 	db     string // the database URL through the proxy
 	routes string
@@ -87,10 +95,14 @@ func freePorts(t *testing.T, n int) []int {
 
 // newCluster prepares n nodes on the database at dbURL, each through a
 // proxy of its own, and arranges that every process is killed and, if the
-// test failed, every node's logs printed when the test ends.
+// test failed, every node's logs printed when the test ends. The nodes'
+// routes take the secure set-up docs/cluster.md shows first, a shared
+// secret and mutual TLS with the cluster's CA; BULLSHIT_CLUSTERTEST_PLAIN=1
+// runs them open instead, for a side-by-side measure of what TLS costs.
 func newCluster(t *testing.T, dbURL string, n int, lease time.Duration, speed float64) *cluster {
 	dir := t.TempDir()
-	c := &cluster{t: t, bin: buildBinary(t, dir), dir: dir, lease: lease, speed: speed}
+	c := &cluster{t: t, bin: buildBinary(t, dir), dir: dir, lease: lease, speed: speed,
+		plain: os.Getenv("BULLSHIT_CLUSTERTEST_PLAIN") == "1"}
 	parsed, err := url.Parse(dbURL)
 	if err != nil {
 		t.Fatal(err)
@@ -103,8 +115,14 @@ func newCluster(t *testing.T, dbURL string, n int, lease time.Duration, speed fl
 	}
 	for i := range n {
 		p := storetest.NewProxy(t, host)
+		name := fmt.Sprintf("n%d", i+1)
+		files, err := mesh.WriteCerts(filepath.Join(dir, "certs"), name, []string{"127.0.0.1"})
+		if err != nil {
+			t.Fatal(err)
+		}
 		c.nodes = append(c.nodes, &node{
-			name:   fmt.Sprintf("n%d", i+1),
+			name:   name,
+			tls:    files,
 			addr:   fmt.Sprintf("127.0.0.1:%d", ports[i]),
 			nats:   fmt.Sprintf("127.0.0.1:%d", ports[n+i]),
 			proxy:  p,
@@ -130,7 +148,8 @@ func newCluster(t *testing.T, dbURL string, n int, lease time.Duration, speed fl
 }
 
 // clusterFlags are the serve flags the test runs nodes with.
-var clusterFlags = []string{"-cluster", "-node", "-nats-listen", "-nats-routes", "-lease"}
+var clusterFlags = []string{"-cluster", "-node", "-nats-listen", "-nats-routes", "-lease",
+	"-nats-tls-cert", "-nats-tls-key", "-nats-tls-ca", "-nats-insecure"}
 
 // missingFlags are the cluster flags the built serve command doesn't know.
 func (c *cluster) missingFlags() []string {
@@ -146,7 +165,7 @@ func (c *cluster) missingFlags() []string {
 
 // args are the serve command's flags for the node.
 func (c *cluster) args(nd *node) []string {
-	return []string{"serve",
+	args := []string{"serve",
 		"--addr", nd.addr,
 		"--db", nd.db,
 		"--speed", strconv.FormatFloat(c.speed, 'f', -1, 64),
@@ -155,6 +174,10 @@ func (c *cluster) args(nd *node) []string {
 		"--nats-routes", nd.routes,
 		"--lease", c.lease.String(),
 	}
+	if c.plain {
+		return append(args, "--nats-insecure")
+	}
+	return append(args, "--nats-tls-cert", nd.tls.Cert, "--nats-tls-key", nd.tls.Key, "--nats-tls-ca", nd.tls.CA)
 }
 
 // start starts the node's process, its output going to a log of its own in
@@ -172,6 +195,9 @@ func (c *cluster) start(nd *node) {
 	nd.logs = append(nd.logs, path)
 	cmd := exec.Command(c.bin, c.args(nd)...)
 	cmd.Stdout, cmd.Stderr = f, f
+	if !c.plain {
+		cmd.Env = append(os.Environ(), "BULLSHIT_NATS_ROUTE_SECRET="+routeSecret)
+	}
 	if err := cmd.Start(); err != nil {
 		f.Close()
 		c.t.Fatalf("starting %s: %v", nd.name, err)

@@ -125,5 +125,5 @@ func TestThreeNodesFreezeOne(t *testing.T) {
 func startFrozenNode(t *testing.T, url, name string, freeze func() bool, routes ...string) (*server.Site, *client.Client) {
 	t.Helper()
 	return serveNode(t, url, live.RealClock{}, server.Cluster{Node: name, Lease: threeNodeLease, FreezeRenewal: freeze,
-		NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes}})
+		NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes, RouteSecret: testRouteSecret}})
 }

@@ -70,6 +70,9 @@ func startMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Lo
 	ctx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	cfg := c.NATS
 	cfg.Name, cfg.Logger = c.Node, logger
+	if cfg.Insecure {
+		logger.Warn("the NATS route port takes routes from anyone who reaches it (--nats-insecure): whoever joins reads every hand and plays any seat", "listen", cfg.Listen)
+	}
 	n, err := cluster.StartNATS(ctx, cfg)
 	if err != nil {
 		stop()

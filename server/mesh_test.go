@@ -21,12 +21,15 @@ import (
 	"bullshit/store/storetest"
 )
 
+// testRouteSecret is the route secret the tests' nodes share.
+const testRouteSecret = "a-route-secret-for-the-tests"
+
 // startNode assembles a site as one node of a cluster on the database at
 // url, its embedded NATS server routed to routes, and serves it.
 func startNode(t *testing.T, url, name string, clock live.Clock, routes ...string) (*server.Site, *client.Client) {
 	t.Helper()
 	return serveNode(t, url, clock, server.Cluster{Node: name, Lease: server.DefaultLease,
-		NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes}})
+		NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes, RouteSecret: testRouteSecret}})
 }
 
 // serveNode assembles a site as the cluster node c on the database at url,

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -49,9 +51,14 @@ func TestClusterNodeDrains(t *testing.T) {
 	url := storetest.PostgresURL(t)
 	bin := buildBinary(t)
 	natsA, natsB := freeAddr(t), freeAddr(t)
+	secret := filepath.Join(t.TempDir(), "route-secret")
+	if err := os.WriteFile(secret, []byte("a-secret-the-two-nodes-share\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	node := func(name, nats string) *server {
 		return startServer(t, bin, freeAddr(t), t.TempDir(), "--db", url, "--cluster", "--node", name,
-			"--nats-listen", nats, "--nats-routes", natsA+","+natsB, "--lease", "2s", "--drain-wait", "500ms")
+			"--nats-listen", nats, "--nats-routes", natsA+","+natsB, "--nats-route-secret-file", secret,
+			"--lease", "2s", "--drain-wait", "500ms")
 	}
 	a := node("a", natsA)
 	b := node("b", natsB)
