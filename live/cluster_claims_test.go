@@ -3,7 +3,9 @@ package live
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -216,4 +218,46 @@ func TestDrainSingleServer(t *testing.T) {
 	if !f.m.Runs(id) || f.m.Ready() != nil {
 		t.Errorf("after Drain on a single server: got Runs %v, Ready %v, want true and nil", f.m.Runs(id), f.m.Ready())
 	}
+}
+
+// TestClusterOutOfMeshClaimsNothing: a node that says it is out of the mesh
+// claims none of a lapsed node's games, and claims them once it is back in.
+func TestClusterOutOfMeshClaimsNothing(t *testing.T) {
+	url := needPostgres(t)
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	var in atomic.Bool
+	c := newCluster(t, url, 2, func(i int, cfg *Cluster) {
+		if i == 1 {
+			cfg.InMesh = in.Load
+		}
+	})
+	defer c.close()
+	games := c.botGames(c.nodes[0], 2)
+	c.nodes[0].frozen.Store(true)
+	c.await("the first node's lease lapsing", 20*time.Second, func() bool {
+		live, err := c.check.LiveNodes(c.ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return !slices.ContainsFunc(live, func(n store.LiveNode) bool { return n.ID == "n0" })
+	})
+	out := c.nodes[1]
+	if err := out.m.claimOrphans(c.ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range games {
+		if owner, _, _ := c.owner(id); owner != "n0" {
+			t.Errorf("game %s out of the mesh: got owner %s, want n0 still", id, owner)
+		}
+	}
+	in.Store(true)
+	out.m.ClaimNow()
+	c.await("the games claimed back in the mesh", 20*time.Second, func() bool {
+		for _, id := range games {
+			if owner, _, _ := c.owner(id); owner != out.name {
+				return false
+			}
+		}
+		return true
+	})
 }

@@ -33,6 +33,11 @@ type Cluster struct {
 	// running on this node. It is called from the table's goroutines and
 	// the claims', one call at a time per game, and should not block long.
 	Watch func(game string, running bool)
+	// InMesh, when set, says whether the node reaches enough of its peers
+	// to take tables: a node cut off from them claims none (a table it
+	// took would answer no one who reaches the others). Call ClaimNow
+	// when it turns true.
+	InMesh func() bool
 
 	// FreezeRenewal, for tests, is asked before each renewal: true skips
 	// it, as if the database did not answer. The node still stops its
@@ -129,6 +134,12 @@ func (l *lease) lapsed() bool { return !l.cfg.IgnoreDeadline && l.left() <= 0 }
 // serving reports whether the node takes tables: its lease held, not
 // draining.
 func (l *lease) serving() bool { return l.held.Load() && !l.draining.Load() && !l.lapsed() }
+
+// mayClaim says whether the node may take others' games: while it serves,
+// and is in the mesh.
+func (l *lease) mayClaim() bool {
+	return l.serving() && (l.cfg.InMesh == nil || l.cfg.InMesh())
+}
 
 // renew renews the lease once. A renewal whose answer takes longer than
 // the time between renewals, or that fails, is counted late.

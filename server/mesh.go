@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"bullshit/api"
@@ -48,6 +49,10 @@ type Mesh struct {
 	NATS   *cluster.NATS
 	Tables *cluster.Tables
 	Frames *cluster.Frames
+	// Peers says whether the node reaches enough of the others to take
+	// tables and be ready.
+	Peers  *cluster.Peers
+	mgr    atomic.Pointer[live.Manager]
 	ctx    context.Context
 	stop   context.CancelFunc
 	node   string
@@ -80,6 +85,17 @@ func startMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Lo
 	}
 	m := &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease, freeze: c.FreezeRenewal}
 	m.Tables = cluster.NewTables(ctx, cluster.TablesConfig{Conn: n.Conn, Logger: logger, Owner: cluster.StoreOwner(st)})
+	m.Peers, err = cluster.StartPeers(ctx, cluster.PeersConfig{Node: c.Node, Conn: n.Conn, Live: st.LiveNodes, Logger: logger,
+		Changed: func(in bool) {
+			if mgr := m.mgr.Load(); in && mgr != nil {
+				mgr.ClaimNow()
+			}
+		}})
+	if err != nil {
+		stop()
+		n.Close()
+		return nil, err
+	}
 	return m, nil
 }
 
@@ -92,17 +108,18 @@ func (m *Mesh) live() *live.Cluster {
 	if lease <= 0 {
 		lease = DefaultLease
 	}
-	return &live.Cluster{Node: m.node, Lease: lease, Watch: m.Tables.Watch, FreezeRenewal: m.freeze}
+	return &live.Cluster{Node: m.node, Lease: lease, Watch: m.Tables.Watch, FreezeRenewal: m.freeze, InMesh: m.Peers.In}
 }
 
 // operate adds the mesh's readiness and counts to the operator's: the
-// node is ready only while connected to NATS and holding its lease.
+// node is ready only while connected to NATS and in the mesh (and, by
+// clusterOperations, holding its lease).
 func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready, mgr *live.Manager) {
 	if m == nil {
 		return
 	}
-	ready.Add("tables", func(context.Context) error { return mgr.Ready() })
 	ready.Add("nats", func(context.Context) error { return m.Ready() })
+	ready.Add("mesh", func(context.Context) error { return m.Peers.Ready() })
 	calls := func(pick func(cluster.Stats) int64) func() int64 {
 		return func() int64 { return pick(m.Tables.Stats()) }
 	}
@@ -185,6 +202,10 @@ func (m *Mesh) games(mgr *live.Manager) games {
 		return mgr
 	}
 	m.Tables.SetManager(mgr)
+	m.mgr.Store(mgr)
+	if m.Peers.In() { // it joined the mesh before the Manager was there to hear it
+		mgr.ClaimNow()
+	}
 	return m.Tables
 }
 
@@ -197,6 +218,7 @@ func (m *Mesh) close() {
 	if m.Frames != nil {
 		m.Frames.Wait()
 	}
+	m.Peers.Wait()
 	m.NATS.Close()
 }
 

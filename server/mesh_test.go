@@ -71,9 +71,7 @@ func TestTwoNodesServeOneSite(t *testing.T) {
 	siteB, b := startNode(t, url, "b", clock, siteA.Mesh.NATS.ClusterAddr())
 	ctx := t.Context()
 	for _, site := range []*server.Site{siteA, siteB} {
-		if failing, _ := site.Ready.Check(ctx); failing != "" {
-			t.Errorf("readiness: got %q failing, want none", failing)
-		}
+		awaitReady(t, site) // b is in the mesh once its route to a is up
 	}
 
 	host, err := a.Create(ctx, client.CreateBody{Seats: 3, Name: "Ann"})

@@ -116,12 +116,42 @@ func (s *Store) RenewLease(ctx context.Context, node string, ttl time.Duration) 
 	var until time.Time
 	err := s.db.NewRaw(`INSERT INTO nodes (id, lease_until, draining, started_at)
 		VALUES (?, clock_timestamp() + ? * interval '1 microsecond', FALSE, clock_timestamp())
-		ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until, draining = FALSE
+		ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until, draining = FALSE,
+			started_at = CASE WHEN nodes.draining OR nodes.lease_until <= clock_timestamp()
+				THEN clock_timestamp() ELSE nodes.started_at END
 		RETURNING lease_until`, node, ttl.Microseconds()).Scan(ctx, &until)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("renew the lease of node %s: %w", node, err)
 	}
 	return until.UTC(), nil
+}
+
+// LiveNode is a node whose lease is running.
+type LiveNode struct {
+	ID string
+	// Since is when it took the lease it holds: a node restarted after its
+	// lease ran out or was handed over holds a new one.
+	Since time.Time
+}
+
+// LiveNodes are the nodes whose leases are running and that are not
+// handing their tables over, longest-held first.
+func (s *Store) LiveNodes(ctx context.Context) ([]LiveNode, error) {
+	if s.dialect != Postgres {
+		return nil, ErrSingleNode
+	}
+	var rows []nodeRow
+	err := s.db.NewSelect().Model(&rows).
+		Where("lease_until > clock_timestamp()").Where("NOT draining").
+		OrderExpr("started_at, id").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the live nodes: %w", err)
+	}
+	out := make([]LiveNode, len(rows))
+	for i, r := range rows {
+		out[i] = LiveNode{ID: r.ID, Since: r.StartedAt.UTC()}
+	}
+	return out, nil
 }
 
 // ReleaseLease ends node's lease now and marks it draining, so its peers
