@@ -30,7 +30,7 @@ test-browser:
 # test's raced run skips it, as its processes are built without the race
 # detector anyway.
 cluster-test:
-	$(GO) test -count=1 -timeout 10m -run Failover ./clustertest
+	$(GO) test -count=1 -timeout 10m -run 'Failover|Intruders' ./clustertest
 
 # The engine imports only the standard library, and the API client only the
 # engine (and its driver's rule) besides, so a bot's program pulls in nothing of the server's.
