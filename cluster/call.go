@@ -9,6 +9,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
+	"bullshit/engine"
 	"bullshit/errcode"
 	"bullshit/live"
 )
@@ -27,8 +28,12 @@ type op[A, R any] struct {
 	run  func(ctx context.Context, m *live.Manager, id string, a A) (R, error)
 }
 
-// newOp declares a call and adds its handler to the dispatch table.
-func newOp[A, R any](name string, run func(ctx context.Context, m *live.Manager, id string, a A) (R, error)) op[A, R] {
+// newOp declares a call and adds its handler to the dispatch table. seatOf,
+// for a call made as one seat, names it: the owner serves such a call for
+// another node only with that seat's token, as the HTTP routes take it
+// only with one (the spectator's seat needs none), and the table checks
+// the token is the seat's.
+func newOp[A, R any](name string, seatOf func(A) int, run func(ctx context.Context, m *live.Manager, id string, a A) (R, error)) op[A, R] {
 	if handlers[name] != nil {
 		panic("cluster: two calls named " + name)
 	}
@@ -37,10 +42,16 @@ func newOp[A, R any](name string, run func(ctx context.Context, m *live.Manager,
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return nil, fmt.Errorf("reading the arguments of %s: %w", name, err)
 		}
+		if _, ok := live.TokenFrom(ctx); !ok && seatOf != nil && seatOf(a) != engine.Spectator {
+			return nil, errNoSeatToken
+		}
 		return run(ctx, m, id, a)
 	}
 	return op[A, R]{name: name, run: run}
 }
+
+// theSeat is newOp's seatOf for a call whose argument is the seat.
+func theSeat(seat int) int { return seat }
 
 // errOnly makes a call that answers only an error one of R struct{}.
 func errOnly[A any](fn func(ctx context.Context, m *live.Manager, id string, a A) error) func(context.Context, *live.Manager, string, A) (struct{}, error) {
@@ -55,7 +66,10 @@ var (
 	// again, and finds the new owner.
 	errMoved = &live.Error{Code: errcode.Moved, Message: errcode.Message(errcode.Moved)}
 	// errNoOwner: no node took the call in the caller's patience.
-	errNoOwner = &live.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
+	// errNoSeatToken refuses a call from another node about a seat that
+	// carries no token: every node's routes authenticate a seat with one.
+	errNoSeatToken = &live.Error{Code: errcode.Unauthorized, Message: "That call is about a seat but carries no seat token."}
+	errNoOwner     = &live.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
 )
 
 // call runs the op here when this node runs the game, or else sends it to

@@ -20,17 +20,21 @@ func TestCallsFollowATableToItsNewOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
+	joined := []live.Joined{host}
 	for _, name := range []string{"Bob", "Cy"} {
-		if _, err := second.Join(ctx, id, name, 0); err != nil {
+		j, err := second.Join(ctx, id, name, 0)
+		if err != nil {
 			t.Fatal(err)
 		}
+		joined = append(joined, j)
 	}
 	if err := second.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatal(err)
 	}
-	p.frames[1].Follow(id, engine.Spectator, true)
-	defer p.frames[1].Follow(id, engine.Spectator, false)
-	play(t, second, id)
+	people := seatsOf(t, second, id, joined...)
+	p.frames[1].Follow(id, engine.Spectator, "", true)
+	defer p.frames[1].Follow(id, engine.Spectator, "", false)
+	play(t, second, id, people)
 	before, err := second.Frame(ctx, id, engine.Spectator)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +48,7 @@ func TestCallsFollowATableToItsNewOwner(t *testing.T) {
 	}
 	p.tables[1].m.ClaimNow()
 	// The move is retried until the table runs again: here, once claimed.
-	play(t, second, id)
+	play(t, second, id, people)
 	if !second.runs(id) {
 		t.Fatalf("runs on the second node: got false, want true")
 	}

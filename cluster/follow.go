@@ -5,16 +5,22 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"bullshit/live"
 )
 
 // follower follows one seat of a game from its owner for the local hub.
 type follower struct {
-	fs     *Frames
-	key    seatKey
-	sub    *nats.Subscription
+	fs  *Frames
+	key seatKey
+	sub *nats.Subscription
+	// token is the seat's, from the streams that follow it: the owner
+	// answers no read of a seat's frame without it.
+	token  atomic.Pointer[string]
 	cancel context.CancelFunc
 	// kick asks for a fresh read now; heard says a frame came in time.
 	kick, heard chan struct{}
@@ -48,8 +54,13 @@ func (fl *follower) poke() {
 }
 
 // receive takes a frame from the owner, on the subscription's goroutine.
-// The follower's lock is held while the hub takes the frame, so a frame
-// read afresh and one received never reach the hub out of order.
+// Only the next revision of the epoch the follower last read or took is
+// taken as it comes: a first frame, a gap, a new epoch or a game's end is
+// only a cue to read the seat's frame afresh (see read), which checks a new
+// epoch against the store. So a frame forged by whoever reached NATS can
+// neither restamp the game's streams nor end them. The follower's lock is
+// held while the hub takes the frame, so a frame read afresh and one
+// received never reach the hub out of order.
 func (fl *follower) receive(m *nats.Msg) {
 	var msg frameMsg
 	if err := json.Unmarshal(m.Data, &msg); err != nil {
@@ -64,21 +75,19 @@ func (fl *follower) receive(m *nats.Msg) {
 		fl.fs.stale.Add(1)
 		return
 	}
-	// A revision skipped, or a new owner: something may be missing.
-	gap := fl.known && (s.epoch != fl.last.epoch || s.revision > fl.last.revision+1)
-	fl.last, fl.known = s, true
-	fl.done = msg.Frame.Final
-	fl.fs.deliver(fl.key.game, msg.Epoch, msg.Frame)
+	next := fl.known && s.epoch == fl.last.epoch && s.revision == fl.last.revision+1 && !msg.Frame.Final
+	if next {
+		fl.last = s
+		fl.fs.deliver(fl.key.game, msg.Epoch, msg.Frame)
+	}
 	fl.mu.Unlock()
+	if !next {
+		fl.poke()
+		return
+	}
 	select {
 	case fl.heard <- struct{}{}:
 	default:
-	}
-	switch {
-	case msg.Frame.Final:
-		fl.fs.final(fl.key.game)
-	case gap:
-		fl.poke()
 	}
 }
 
@@ -103,24 +112,36 @@ func (fl *follower) run(ctx context.Context) {
 }
 
 // read reads the seat's frame through Tables (from its owner, or from the
-// store once the game is over) and hands it to the hub if it is newer.
+// store once the game is over) and adopts it.
 func (fl *follower) read(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, fl.fs.quiet)
 	defer cancel()
-	f, err := fl.fs.tables.Frame(ctx, fl.key.game, fl.key.seat)
-	if err != nil {
-		if ctx.Err() == nil {
-			fl.fs.log.Debug("reading a followed seat's frame", "game", fl.key.game, "seat", fl.key.seat, "err", err)
-		}
-		return
+	if token := fl.token.Load(); token != nil {
+		ctx = live.WithToken(ctx, *token)
 	}
-	fl.fs.reads.Add(1)
+	f, err := fl.fs.tables.Frame(ctx, fl.key.game, fl.key.seat)
+	if err == nil {
+		fl.fs.reads.Add(1)
+		err = fl.adopt(ctx, f)
+	}
+	if err != nil && ctx.Err() == nil {
+		fl.fs.log.Debug("reading a followed seat's frame", "game", fl.key.game, "seat", fl.key.seat, "err", err)
+	}
+}
+
+// adopt hands the hub a frame read afresh if it is newer than the last. An
+// epoch newer than the game's streams have is taken only once the store
+// says the game has reached it.
+func (fl *follower) adopt(ctx context.Context, f live.Frame) error {
+	if err := fl.fs.checkEpoch(ctx, fl.key.game, f.Epoch); err != nil {
+		return err
+	}
 	s := stamp{f.Epoch, f.Revision}
 	fl.mu.Lock()
 	switch {
 	case fl.done:
 		fl.mu.Unlock()
-		return
+		return nil
 	case f.Final:
 		// A game over is read from the store, numbered apart from the
 		// table's frames: it goes whatever its revision.
@@ -129,12 +150,13 @@ func (fl *follower) read(ctx context.Context) {
 		fl.fs.deliver(fl.key.game, s.epoch, f)
 		fl.mu.Unlock()
 		fl.fs.final(fl.key.game)
-		return
+		return nil
 	case fl.known && !s.after(fl.last):
 		fl.mu.Unlock()
-		return
+		return nil
 	}
 	fl.last, fl.known = s, true
 	fl.fs.deliver(fl.key.game, s.epoch, f)
 	fl.mu.Unlock()
+	return nil
 }

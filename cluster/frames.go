@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
@@ -29,6 +30,15 @@ type FramesConfig struct {
 	Conn   *nats.Conn
 	Tables *Tables
 	Logger *slog.Logger
+	// Epoch reads a game's epoch from the store: a frame stamped with a
+	// later one was not made by a node that owned the table, and is
+	// dropped. Nil (a test's) takes every epoch.
+	Epoch func(ctx context.Context, game string) (int64, error)
+	// Interested reports whether any node follows a subject (the embedded
+	// NATS server's interest, routes' included): a seat's frame is
+	// published only then, so its hand is on the wire only for a node that
+	// streams it. Nil publishes every frame.
+	Interested func(subject string) bool
 	// Quiet is how long a followed seat may go without a frame before its
 	// frame is read afresh from the owner: NATS may have dropped the last
 	// one, and nothing after it would show the gap.
@@ -53,12 +63,14 @@ const firstRead = 200 * time.Millisecond
 // it had; a gap, a new epoch or a quiet spell makes it read the seat's
 // frame afresh through Tables. So a lost message costs only time.
 type Frames struct {
-	hub    LocalHub
-	conn   *nats.Conn
-	tables *Tables
-	log    *slog.Logger
-	quiet  time.Duration
-	ctx    context.Context
+	hub        LocalHub
+	conn       *nats.Conn
+	tables     *Tables
+	log        *slog.Logger
+	quiet      time.Duration
+	ctx        context.Context
+	epoch      func(ctx context.Context, game string) (int64, error)
+	interested func(subject string) bool
 
 	mu        sync.Mutex
 	followers map[seatKey]*follower
@@ -67,9 +79,9 @@ type Frames struct {
 	epochs map[string]int64
 	wg     sync.WaitGroup
 
-	published, received, stale, reads atomic.Int64
-	// drop, in tests, loses the frames it says before they reach NATS,
-	// as NATS may.
+	published, received, stale, reads, forged atomic.Int64
+	// drop, in tests, is shown every frame about to reach NATS, and loses
+	// those it says, as NATS may.
 	drop atomic.Pointer[func(game string, f live.Frame) bool]
 }
 
@@ -106,6 +118,7 @@ func NewFrames(ctx context.Context, cfg FramesConfig) *Frames {
 		cfg.Quiet = DefaultQuiet
 	}
 	fs := &Frames{hub: cfg.Hub, conn: cfg.Conn, tables: cfg.Tables, log: cfg.Logger, quiet: cfg.Quiet, ctx: ctx,
+		epoch: cfg.Epoch, interested: cfg.Interested,
 		followers: make(map[seatKey]*follower), epochs: make(map[string]int64)}
 	if sub, err := fs.conn.Subscribe(lobbySubject, fs.noted); err != nil {
 		fs.log.Warn("following the other nodes' lobby changes", "err", err)
@@ -161,12 +174,16 @@ func (fs *Frames) Publish(game string, f live.Frame) {
 		fs.log.Error("encoding a frame for the other nodes", "game", game, "err", err)
 		return
 	}
+	subject := frameSubject(game, f.Seat)
+	if fs.interested != nil && !fs.interested(subject) {
+		return
+	}
 	if drop := fs.drop.Load(); drop != nil && (*drop)(game, f) {
 		return
 	}
 	fs.published.Add(1)
 	// A publish fails only on a closed connection: the node is stopping.
-	_ = fs.conn.Publish(frameSubject(game, f.Seat), body)
+	_ = fs.conn.Publish(subject, body)
 }
 
 // stoppedHere reports whether f is the last frame of a table stopped with
@@ -201,17 +218,29 @@ func (fs *Frames) deliver(game string, epoch int64, f live.Frame) {
 }
 
 // Follow is the hub's Watch: it follows a seat from its owner while the
-// hub has a stream for it. It is called with the hub's lock held, so it
-// only starts or stops the follower.
-func (fs *Frames) Follow(game string, seat int, watching bool) {
+// hub has a stream for it, reading it afresh with token (the seat's, ""
+// for the spectator's). It is called with the hub's lock held, so it only
+// starts or stops the follower.
+func (fs *Frames) Follow(game string, seat int, token string, watching bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	k := seatKey{game, seat}
 	fl := fs.followers[k]
 	switch {
+	case watching && fl != nil && token != "":
+		fl.token.Store(&token)
 	case watching && fl == nil && fs.ctx.Err() == nil:
 		ctx, cancel := context.WithCancel(fs.ctx)
 		fl = &follower{fs: fs, key: k, cancel: cancel, kick: make(chan struct{}, 1), heard: make(chan struct{}, 1)}
+		if token != "" {
+			fl.token.Store(&token)
+		}
+		if _, ok := fs.epochs[game]; !ok {
+			// The streams' first frames came from a read of their own:
+			// the follower's first one restamps them, in case the table
+			// changed owner in between and counts afresh.
+			fs.epochs[game] = 0
+		}
 		sub, err := fs.conn.Subscribe(frameSubject(game, seat), fl.receive)
 		if err != nil {
 			// Reading afresh every Quiet still keeps the stream right.
@@ -230,12 +259,39 @@ func (fs *Frames) Follow(game string, seat int, watching bool) {
 func (fs *Frames) Wait() { fs.wg.Wait() }
 
 // FrameStats counts the frames published for other nodes, those received
-// from them, those dropped as stale, and the frames read afresh.
-type FrameStats struct{ Published, Received, Stale, Reads int64 }
+// from them, those dropped as stale, the frames read afresh, and those
+// dropped for an epoch the store has not reached.
+type FrameStats struct{ Published, Received, Stale, Reads, Forged int64 }
 
 // Stats counts the frames so far.
 func (fs *Frames) Stats() FrameStats {
-	return FrameStats{Published: fs.published.Load(), Received: fs.received.Load(), Stale: fs.stale.Load(), Reads: fs.reads.Load()}
+	return FrameStats{Published: fs.published.Load(), Received: fs.received.Load(), Stale: fs.stale.Load(),
+		Reads: fs.reads.Load(), Forged: fs.forged.Load()}
+}
+
+// errForgedEpoch: a frame's epoch is later than the store's for its game.
+var errForgedEpoch = errors.New("a frame stamped with an epoch the store has not reached")
+
+// checkEpoch refuses a frame of game stamped with an epoch later than both
+// the one its streams have and the store's: no node that owned the table
+// made it.
+func (fs *Frames) checkEpoch(ctx context.Context, game string, epoch int64) error {
+	fs.mu.Lock()
+	last, known := fs.epochs[game]
+	fs.mu.Unlock()
+	if known && epoch <= last || fs.epoch == nil {
+		return nil
+	}
+	stored, err := fs.epoch(ctx, game)
+	if err != nil {
+		return err
+	}
+	if epoch > stored {
+		fs.forged.Add(1)
+		fs.log.Warn("a frame stamped with an epoch the store has not reached: dropped", "game", game, "epoch", epoch, "stored", stored)
+		return errForgedEpoch
+	}
+	return nil
 }
 
 // final notes that seat's stream has its game's final frame: once every

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"slices"
 	"sync"
 	"testing"
@@ -96,10 +97,13 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
+	joined := []live.Joined{host}
 	for _, name := range []string{"Bob", "Cy"} {
-		if _, err := owner.Join(ctx, id, name, 0); err != nil {
+		j, err := owner.Join(ctx, id, name, 0)
+		if err != nil {
 			t.Fatal(err)
 		}
+		joined = append(joined, j)
 	}
 	// The other node's lobby hears of the table.
 	p.frames[0].Lobbied(id, host.Game)
@@ -108,10 +112,10 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		defer p.hubs[1].mu.Unlock()
 		return slices.Contains(p.hubs[1].noted, id)
 	})
-	p.frames[1].Follow(id, 0, true)
-	p.frames[1].Follow(id, engine.Spectator, true)
-	defer p.frames[1].Follow(id, 0, false)
-	defer p.frames[1].Follow(id, engine.Spectator, false)
+	p.frames[1].Follow(id, 0, host.Token, true)
+	p.frames[1].Follow(id, engine.Spectator, "", true)
+	defer p.frames[1].Follow(id, 0, host.Token, false)
+	defer p.frames[1].Follow(id, engine.Spectator, "", false)
 	// The follower's first read finds the waiting room.
 	waitFor(t, "the waiting room on the other node", func() bool { return len(p.hubs[1].given(id, 0)) > 0 })
 
@@ -134,6 +138,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	caughtUp("the start on the other node")
+	people := seatsOf(t, owner, id, joined...)
 	if got := p.frames[1].Stats().Received; got == 0 {
 		t.Errorf("frames received over NATS: got %d, want some", got)
 	}
@@ -148,8 +153,8 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		return lost
 	}
 	p.frames[0].drop.Store(&lose)
-	play(t, owner, id)
-	play(t, owner, id)
+	play(t, owner, id, people)
+	play(t, owner, id, people)
 	caughtUp("the other node past a lost frame")
 
 	// Lose the last frame: only the quiet spell shows it.
@@ -163,7 +168,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 	}
 	p.frames[0].drop.Store(&loseLast)
 	readsBefore := p.frames[1].Stats().Reads
-	play(t, owner, id)
+	play(t, owner, id, people)
 	caughtUp("the other node after its last frame was lost")
 	if got := p.frames[1].Stats().Reads; got <= readsBefore {
 		t.Errorf("fresh reads: got %d, want more than %d", got, readsBefore)
@@ -194,12 +199,87 @@ func TestFramesReachAnotherNode(t *testing.T) {
 	}
 }
 
+// TestFramesGoOnlyToFollowedSeats: a seat's frame (its hand) reaches NATS
+// only while some node follows that seat.
+func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
+	p := newPair(t, time.Hour)
+	owner := p.tables[0]
+	ctx := t.Context()
+	host, err := owner.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := host.Game.ID
+	joined := []live.Joined{host}
+	for _, name := range []string{"Bob", "Cy"} {
+		j, err := owner.Join(ctx, id, name, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined = append(joined, j)
+	}
+	var mu sync.Mutex
+	sent := make(map[int]int)
+	watch := func(game string, f live.Frame) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		sent[f.Seat]++
+		return false
+	}
+	p.frames[0].drop.Store(&watch)
+	if err := owner.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
+		t.Fatal(err)
+	}
+	people := seatsOf(t, owner, id, joined...)
+	p.frames[1].Follow(id, engine.Spectator, "", true)
+	defer p.frames[1].Follow(id, engine.Spectator, "", false)
+	waitFor(t, "the spectator's frames on the other node", func() bool {
+		play(t, owner, id, people)
+		mu.Lock()
+		defer mu.Unlock()
+		return sent[engine.Spectator] > 0
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	for seat := range 3 {
+		if sent[seat] != 0 {
+			t.Errorf("seat %d's frames on NATS with nobody following it: got %d, want 0", seat, sent[seat])
+		}
+	}
+}
+
+// seats are the seats of a game's people, by their tokens, as the table
+// numbers them now: a call about a seat through another node carries the
+// seat's token, as the routes' calls do.
+type seats map[int]string
+
+func seatsOf(t *testing.T, tables *Tables, id string, joined ...live.Joined) seats {
+	t.Helper()
+	out := make(seats)
+	for _, j := range joined {
+		seat, err := tables.Authenticate(t.Context(), id, j.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[seat] = j.Token
+	}
+	return out
+}
+
+// as is a context carrying seat's token.
+func (s seats) as(ctx context.Context, seat int) context.Context {
+	if token, ok := s[seat]; ok {
+		return live.WithToken(ctx, token)
+	}
+	return ctx
+}
+
 // play makes one move: the first seat that may play plays its first card,
 // or else the first that may let the last play go does.
-func play(t *testing.T, tables *Tables, id string) {
+func play(t *testing.T, tables *Tables, id string, people seats) {
 	t.Helper()
-	ctx := t.Context()
 	for seat := range 3 {
+		ctx := people.as(t.Context(), seat)
 		v, err := tables.View(ctx, id, seat)
 		if err != nil {
 			t.Fatal(err)

@@ -249,6 +249,18 @@ func (n *NATS) ClusterAddr() string {
 	return ""
 }
 
+// Interested is FramesConfig's Interested: whether any node subscribes to a
+// subject, by the embedded server's interest, which takes in its routes'.
+// Nil when the node connects by URL: the server it reaches is another's,
+// and its own sign-in keeps strangers off it.
+func (n *NATS) Interested() func(subject string) bool {
+	if n.srv == nil {
+		return nil
+	}
+	acc := n.srv.GlobalAccount()
+	return acc.SubscriptionInterest
+}
+
 // Routes is how many routes the embedded server has to its peers.
 func (n *NATS) Routes() int {
 	if n.srv == nil {

@@ -136,40 +136,40 @@ func (t *Tables) Stats() Stats {
 // The game-scoped calls, each once: the owner's handler and the local call
 // are the same function.
 var (
-	opGet = newOp("get", func(ctx context.Context, m *live.Manager, id string, _ struct{}) (live.Summary, error) {
+	opGet = newOp("get", nil, func(ctx context.Context, m *live.Manager, id string, _ struct{}) (live.Summary, error) {
 		return m.Get(ctx, id)
 	})
-	opJoin = newOp("join", func(ctx context.Context, m *live.Manager, id string, a joinArgs) (live.Joined, error) {
+	opJoin = newOp("join", nil, func(ctx context.Context, m *live.Manager, id string, a joinArgs) (live.Joined, error) {
 		return m.Join(ctx, id, a.Name, a.Player)
 	})
-	opAuth = newOp("authenticate", func(ctx context.Context, m *live.Manager, id, token string) (int, error) {
+	opAuth = newOp("authenticate", nil, func(ctx context.Context, m *live.Manager, id, token string) (int, error) {
 		return m.Authenticate(ctx, id, token)
 	})
-	opStart     = newOp("start", errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.Start(ctx, id, by) }))
-	opLeave     = newOp("leave", errOnly(func(ctx context.Context, m *live.Manager, id string, seat int) error { return m.Leave(ctx, id, seat) }))
-	opEnd       = newOp("end", errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.End(ctx, id, by) }))
-	opHandToBot = newOp("hand_to_bot", errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+	opStart     = newOp("start", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.Start(ctx, id, by) }))
+	opLeave     = newOp("leave", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, seat int) error { return m.Leave(ctx, id, seat) }))
+	opEnd       = newOp("end", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.End(ctx, id, by) }))
+	opHandToBot = newOp("hand_to_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
 		return m.HandToBot(ctx, id, a.By, a.Seat)
 	}))
-	opAddBot = newOp("add_bot", errOnly(func(ctx context.Context, m *live.Manager, id string, a botArgs) error {
+	opAddBot = newOp("add_bot", botArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a botArgs) error {
 		return m.AddBot(ctx, id, a.By, a.Level)
 	}))
-	opRemoveBot = newOp("remove_bot", errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+	opRemoveBot = newOp("remove_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
 		return m.RemoveBot(ctx, id, a.By, a.Seat)
 	}))
-	opView = newOp("view", func(ctx context.Context, m *live.Manager, id string, seat int) (engine.View, error) {
+	opView = newOp("view", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) (engine.View, error) {
 		return m.View(ctx, id, seat)
 	})
-	opAct = newOp("act", func(ctx context.Context, m *live.Manager, id string, a engine.Action) (engine.View, error) {
+	opAct = newOp("act", actionSeat, func(ctx context.Context, m *live.Manager, id string, a engine.Action) (engine.View, error) {
 		return m.Act(ctx, id, a)
 	})
-	opLog = newOp("log", func(ctx context.Context, m *live.Manager, id string, seat int) ([]engine.Event, error) {
+	opLog = newOp("log", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) ([]engine.Event, error) {
 		return m.Log(ctx, id, seat)
 	})
-	opSeats = newOp("seats", func(ctx context.Context, m *live.Manager, id string, _ struct{}) ([]live.SeatInfo, error) {
+	opSeats = newOp("seats", nil, func(ctx context.Context, m *live.Manager, id string, _ struct{}) ([]live.SeatInfo, error) {
 		return m.Seats(ctx, id)
 	})
-	opFrame = newOp("frame", func(ctx context.Context, m *live.Manager, id string, seat int) (live.Frame, error) {
+	opFrame = newOp("frame", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) (live.Frame, error) {
 		return m.Frame(ctx, id, seat)
 	})
 )
@@ -184,10 +184,16 @@ type seatArgs struct {
 	Seat int `json:"seat"`
 }
 
+func (a seatArgs) by() int { return a.By }
+
 type botArgs struct {
 	By    int    `json:"by"`
 	Level string `json:"level"`
 }
+
+func (a botArgs) by() int { return a.By }
+
+func actionSeat(a engine.Action) int { return a.Seat }
 
 // Get is game id's summary.
 func (t *Tables) Get(ctx context.Context, id string) (live.Summary, error) {
@@ -304,5 +310,13 @@ func StoreOwner(st *store.Store) func(ctx context.Context, id string) (string, l
 	return func(ctx context.Context, id string) (string, live.Status, error) {
 		node, _, status, err := st.Owner(ctx, id)
 		return node, live.Status(status), err
+	}
+}
+
+// StoreEpoch is FramesConfig's Epoch read from the store.
+func StoreEpoch(st *store.Store) func(ctx context.Context, game string) (int64, error) {
+	return func(ctx context.Context, game string) (int64, error) {
+		_, epoch, _, err := st.Owner(ctx, game)
+		return epoch, err
 	}
 }

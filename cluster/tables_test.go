@@ -42,7 +42,8 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 		}
 		p.hubs[i] = newRecorder()
 		p.tables[i] = NewTables(ctx, TablesConfig{Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
-		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet})
+		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
+			Epoch: StoreEpoch(st), Interested: p.nodes[i].Interested()})
 		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: p.frames[i],
 			Cluster: &live.Cluster{Node: fmt.Sprintf("n%d", i), Lease: 5 * time.Second, Watch: p.tables[i].Watch}})
 		if err != nil {
@@ -106,7 +107,8 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Join through the other node: %v", err)
 	}
-	if _, err := other.Join(ctx, id, "Cy", 0); err != nil {
+	cy, err := other.Join(ctx, id, "Cy", 0)
+	if err != nil {
 		t.Fatalf("Join through the other node: %v", err)
 	}
 	if _, err := other.Join(ctx, id, "Bob", 0); err == nil {
@@ -116,25 +118,28 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	if err != nil || seat != bob.Seat {
 		t.Fatalf("Authenticate through the other node: got %d, %v, want %d", seat, err, bob.Seat)
 	}
-	errOther := other.Start(ctx, id, 1)
-	errOwner := owner.Start(ctx, id, 1)
+	asBob := live.WithToken(ctx, bob.Token)
+	errOther := other.Start(asBob, id, bob.Seat)
+	errOwner := owner.Start(asBob, id, bob.Seat)
 	sameErr(t, "a start by a guest", errOwner, errOther)
 	if err := other.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatalf("Start through the other node: %v", err)
 	}
+	people := seatsOf(t, owner, id, host, bob, cy)
+	as := func(seat int) context.Context { return people.as(ctx, seat) }
 
 	for seat := range 3 {
 		vOwner, err := owner.View(ctx, id, seat)
 		if err != nil {
 			t.Fatal(err)
 		}
-		vOther, err := other.View(ctx, id, seat)
+		vOther, err := other.View(as(seat), id, seat)
 		if err != nil {
 			t.Fatal(err)
 		}
 		same(t, "a view", vOwner, vOther)
 		fOwner, _ := owner.Frame(ctx, id, seat)
-		fOther, err := other.Frame(ctx, id, seat)
+		fOther, err := other.Frame(as(seat), id, seat)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,17 +158,17 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	turn := v.Turn
 	hand, _ := owner.View(ctx, id, turn)
 	play := engine.Action{Kind: engine.ActPlay, Seat: turn, No: hand.Plays, Cards: hand.Hand[:1]}
-	after, err := other.Act(ctx, id, play)
+	after, err := other.Act(as(turn), id, play)
 	if err != nil {
 		t.Fatalf("a play through the other node: %v", err)
 	}
 	want, _ := owner.View(ctx, id, turn)
 	same(t, "the view after a play", want, after)
-	_, errOther = other.Act(ctx, id, play)
+	_, errOther = other.Act(as(turn), id, play)
 	_, errOwner = owner.Act(ctx, id, play)
 	sameErr(t, "a play made twice", errOwner, errOther)
 	out := engine.Action{Kind: engine.ActPlay, Seat: (turn + 2) % 3, No: after.Plays, Cards: hand.Hand[1:2]}
-	_, errOther = other.Act(ctx, id, out)
+	_, errOther = other.Act(as(out.Seat), id, out)
 	_, errOwner = owner.Act(ctx, id, out)
 	sameErr(t, "a play out of turn", errOwner, errOther)
 
@@ -182,6 +187,29 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	_, errOther = other.Act(live.WithToken(ctx, bob.Token), id, wrong)
 	_, errOwner = owner.Act(live.WithToken(ctx, bob.Token), id, wrong)
 	sameErr(t, "a move with another seat's token", errOwner, errOther)
+
+	// Whoever reached NATS without a seat's token is refused every call
+	// about a seat, as the routes refuse it; the spectator's needs none.
+	noToken := []struct {
+		what string
+		call func() error
+	}{
+		{"a view", func() error { _, err := other.View(ctx, id, turn); return err }},
+		{"a frame", func() error { _, err := other.Frame(ctx, id, turn); return err }},
+		{"a log", func() error { _, err := other.Log(ctx, id, turn); return err }},
+		{"a move", func() error { _, err := other.Act(ctx, id, wrong); return err }},
+		{"the end", func() error { return other.End(ctx, id, 0) }},
+		{"a hand-over", func() error { return other.HandToBot(ctx, id, 0, passer) }},
+		{"leaving", func() error { return other.Leave(ctx, id, passer) }},
+	}
+	for _, tt := range noToken {
+		if code, _, _ := errcode.Of(tt.call()); code != errcode.Unauthorized {
+			t.Errorf("%s without a token through the other node: got code %q, want %q", tt.what, code, errcode.Unauthorized)
+		}
+	}
+	if _, err := other.View(ctx, id, engine.Spectator); err != nil {
+		t.Errorf("the spectator's view without a token through the other node: got %v, want it", err)
+	}
 
 	lOwner, _ := owner.Log(ctx, id, engine.Spectator)
 	lOther, err := other.Log(ctx, id, engine.Spectator)
@@ -206,7 +234,7 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fOther, err := other.Frame(ctx, id, 0)
+	fOther, err := other.Frame(as(0), id, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

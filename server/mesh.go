@@ -58,6 +58,7 @@ type Mesh struct {
 	node   string
 	lease  time.Duration
 	freeze func() bool
+	epoch  func(ctx context.Context, game string) (int64, error)
 }
 
 // startMesh joins the cluster c says, or returns nil for a single node. Its
@@ -83,7 +84,7 @@ func startMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Lo
 		stop()
 		return nil, err
 	}
-	m := &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease, freeze: c.FreezeRenewal}
+	m := &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease, freeze: c.FreezeRenewal, epoch: cluster.StoreEpoch(st)}
 	m.Tables = cluster.NewTables(ctx, cluster.TablesConfig{Conn: n.Conn, Logger: logger, Owner: cluster.StoreOwner(st)})
 	m.Peers, err = cluster.StartPeers(ctx, cluster.PeersConfig{Node: c.Node, Conn: n.Conn, Live: st.LiveNodes, Logger: logger,
 		Changed: func(in bool) {
@@ -138,8 +139,10 @@ func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready, mgr *live.Manager
 		frames(func(s cluster.FrameStats) int64 { return s.Received }))
 	metrics.Counter("nats_frames_stale_total", "Frames received and dropped as no newer than one already had.",
 		frames(func(s cluster.FrameStats) int64 { return s.Stale }))
-	metrics.Counter("nats_frame_reads_total", "Followed seats' frames read afresh (after a gap, a new owner or a quiet spell).",
+	metrics.Counter("nats_frame_reads_total", "Followed seats' frames read afresh (a first frame, a gap, a new owner, an end or a quiet spell).",
 		frames(func(s cluster.FrameStats) int64 { return s.Reads }))
+	metrics.Counter("nats_frames_forged_total", "Frames read with an epoch the store has not reached, dropped: no owner made them.",
+		frames(func(s cluster.FrameStats) int64 { return s.Forged }))
 	metrics.Counter("nats_slow_consumer_drops_total", "Times NATS dropped messages for a subscriber that fell behind.",
 		func() int64 { return int64(m.NATS.SlowConsumers()) })
 }
@@ -159,17 +162,18 @@ func (m *Mesh) withHub(hub *push.Hub, logger *slog.Logger) {
 	if m == nil {
 		return
 	}
-	m.Frames = cluster.NewFrames(m.ctx, cluster.FramesConfig{Hub: hub, Conn: m.NATS.Conn, Tables: m.Tables, Logger: logger})
+	m.Frames = cluster.NewFrames(m.ctx, cluster.FramesConfig{Hub: hub, Conn: m.NATS.Conn, Tables: m.Tables, Logger: logger,
+		Epoch: m.epoch, Interested: m.NATS.Interested()})
 }
 
 // follow is the hub's Watch in a cluster; nil on a single node.
-func (m *Mesh) follow() func(game string, seat int, watching bool) {
+func (m *Mesh) follow() func(game string, seat int, token string, watching bool) {
 	if m == nil {
 		return nil
 	}
-	return func(game string, seat int, watching bool) {
+	return func(game string, seat int, token string, watching bool) {
 		if m.Frames != nil {
-			m.Frames.Follow(game, seat, watching)
+			m.Frames.Follow(game, seat, token, watching)
 		}
 	}
 }

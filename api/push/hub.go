@@ -92,9 +92,12 @@ type Config struct {
 	// Watch, if set, is told when a game's seat (engine.Spectator's too)
 	// gets its first stream and when its last stream is gone: a node of a
 	// cluster that does not run the game follows the seat's frames from
-	// the node that does while someone watches here. It is called with the
+	// the node that does while someone watches here. token is the seat's
+	// token the stream's request was authenticated with ("" for none), for
+	// the follower's reads; a later stream with another token (the start
+	// numbered the seats afresh) tells it again. It is called with the
 	// Hub's lock held, so it must neither block nor call the Hub.
-	Watch func(game string, seat int, watching bool)
+	Watch func(game string, seat int, token string, watching bool)
 	// Lobbied, if set, is told when a table this node runs changes in a
 	// way the lobby's lists show, so the other nodes of a cluster refresh
 	// theirs (through NoteTable). It is called from Publish.
@@ -144,6 +147,7 @@ type stream struct {
 	game   string
 	seatNo int
 	seat   string // watchKey(game, seat)
+	token  string // the seat's token the request was authenticated with
 	format string
 	event  Event // the latest event
 	rev    int   // the revision of the frame event was encoded from
@@ -342,7 +346,7 @@ func (h *Hub) remove(name string) {
 		if _, ok := h.watched[st.seat]; ok && len(h.watched[st.seat]) == 0 {
 			delete(h.watched, st.seat)
 			if h.cfg.Watch != nil {
-				h.cfg.Watch(st.game, st.seatNo, false)
+				h.cfg.Watch(st.game, st.seatNo, st.token, false)
 			}
 		}
 	}
@@ -392,7 +396,7 @@ var (
 
 // attach records a new subscriber with the event it starts from and makes
 // sure its stream exists. With game "" it is a lobby stream.
-func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, beforeStart bool) (string, error) {
+func (h *Hub) attach(game string, seat int, token, format string, ev Event, rev int, beforeStart bool) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -402,7 +406,7 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, be
 		return "", errGameClosed
 	}
 	h.nextID++
-	st := &stream{game: game, seatNo: seat, format: format, event: ev, rev: rev, beforeStart: beforeStart, subs: 1}
+	st := &stream{game: game, seatNo: seat, token: token, format: format, event: ev, rev: rev, beforeStart: beforeStart, subs: 1}
 	var name string
 	if game == "" {
 		name = "lobby/" + strconv.FormatUint(h.nextID, 10)
@@ -410,13 +414,15 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, be
 	} else {
 		st.seat = watchKey(game, seat)
 		name = st.seat + "/" + strconv.FormatUint(h.nextID, 10)
-		if h.watched[st.seat] == nil {
-			h.watched[st.seat] = make(map[string]*stream)
-			if h.cfg.Watch != nil {
-				h.cfg.Watch(game, seat, true)
-			}
+		others := h.watched[st.seat]
+		if others == nil {
+			others = make(map[string]*stream)
+			h.watched[st.seat] = others
 		}
-		h.watched[st.seat][name] = st
+		if h.cfg.Watch != nil && (len(others) == 0 || token != "" && !sameToken(others, token)) {
+			h.cfg.Watch(game, seat, token, true)
+		}
+		others[name] = st
 	}
 	h.streams[name] = st
 	h.subs++
@@ -424,6 +430,16 @@ func (h *Hub) attach(game string, seat int, format string, ev Event, rev int, be
 	st.wrote = h.clock()
 	st.ping = time.AfterFunc(pingWait(h.cfg.Ping, 0, rand.Float64()), func() { h.ping(name, st) })
 	return name, nil
+}
+
+// sameToken reports whether one of streams was authenticated with token.
+func sameToken(streams map[string]*stream, token string) bool {
+	for _, st := range streams {
+		if st.token == token {
+			return true
+		}
+	}
+	return false
 }
 
 // Run retries events that couldn't be queued and sends the lobby's changes,

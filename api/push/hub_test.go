@@ -60,6 +60,9 @@ func newHubHarness(t *testing.T, cfg Config) *hubHarness {
 		h.mu.Lock()
 		v := h.cur[seat]
 		h.mu.Unlock()
+		if token := c.QueryParam("token"); token != "" {
+			c.SetRequest(c.Request().WithContext(live.WithToken(c.Request().Context(), token)))
+		}
 		return h.hub.Serve(c, c.Param("game"), seat, "json", frame(v), nil)
 	})
 	h.srv = httptest.NewServer(e)
@@ -403,7 +406,7 @@ func TestHubRunEndsSubscribers(t *testing.T) {
 	if n := hub.Subscribers(); n != 0 {
 		t.Errorf("after Run ended %d subscribers are left, want 0", n)
 	}
-	if _, err := hub.attach("g5", 0, "json", Event{}, 0, false); err != errShuttingDown {
+	if _, err := hub.attach("g5", 0, "", "json", Event{}, 0, false); err != errShuttingDown {
 		t.Errorf("attaching after Run ended = %v, want %v", err, errShuttingDown)
 	}
 }

@@ -16,7 +16,8 @@ import (
 // ends or the Hub stops. f is the frame when the client connected; fresh, if
 // not nil, reads it again once the stream exists, since a change published
 // between the first reading and the attaching reached no stream. A game that
-// is over gets its final frame alone.
+// is over gets its final frame alone. The seat's token in the request's
+// context (live.WithToken) is the stream's, told to Config.Watch.
 func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live.Frame, fresh func() (live.Frame, error)) error {
 	enc := h.cfg.Formats[format]
 	if enc == nil {
@@ -40,7 +41,8 @@ func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live
 	if f.Final {
 		return serveOnce(c, ev)
 	}
-	name, err := h.attach(game, seat, format, ev, f.Revision, f.View == nil)
+	token, _ := live.TokenFrom(c.Request().Context())
+	name, err := h.attach(game, seat, token, format, ev, f.Revision, f.View == nil)
 	if err == errGameClosed {
 		return serveOnce(c, ev)
 	}
@@ -80,7 +82,7 @@ func (h *Hub) ServeLobby(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name, err := h.attach("", 0, "lobby", ev, 0, false)
+	name, err := h.attach("", 0, "", "lobby", ev, 0, false)
 	if err != nil {
 		return err
 	}

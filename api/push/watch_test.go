@@ -16,14 +16,14 @@ type watchLog struct {
 	calls []string
 }
 
-func (w *watchLog) watch(game string, seat int, on bool) {
+func (w *watchLog) watch(game string, seat int, token string, on bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	what := "stop"
 	if on {
 		what = "start"
 	}
-	w.calls = append(w.calls, what+" "+watchKey(game, seat))
+	w.calls = append(w.calls, what+" "+watchKey(game, seat)+" "+token)
 }
 
 func (w *watchLog) got() []string {
@@ -42,20 +42,30 @@ func TestHubWatchesASeatWhileItHasStreams(t *testing.T) {
 	defer cancel1()
 	ctx2, cancel2 := context.WithCancel(context.Background())
 	defer cancel2()
-	first := subscribe(t, ctx1, h.srv.URL+"/s/g1/1")
+	ctx3, cancel3 := context.WithCancel(context.Background())
+	defer cancel3()
+	first := subscribe(t, ctx1, h.srv.URL+"/s/g1/1?token=a")
 	next(t, first)
-	second := subscribe(t, ctx2, h.srv.URL+"/s/g1/1")
+	second := subscribe(t, ctx2, h.srv.URL+"/s/g1/1?token=a")
 	next(t, second)
-	if got, want := log.got(), []string{"start g1/1"}; !slices.Equal(got, want) {
+	if got, want := log.got(), []string{"start g1/1 a"}; !slices.Equal(got, want) {
 		t.Fatalf("Watch calls with two streams: got %v, want %v", got, want)
 	}
+	// The start numbered the seats afresh: seat 1 is now another token's,
+	// and the follower's reads must carry that one.
+	third := subscribe(t, ctx3, h.srv.URL+"/s/g1/1?token=b")
+	next(t, third)
+	if got, want := log.got(), []string{"start g1/1 a", "start g1/1 b"}; !slices.Equal(got, want) {
+		t.Fatalf("Watch calls after a stream with another token: got %v, want %v", got, want)
+	}
 	cancel1()
+	cancel3()
 	waitFor(t, "one subscriber", func() bool { return h.hub.Subscribers() == 1 })
-	if got, want := log.got(), []string{"start g1/1"}; !slices.Equal(got, want) {
+	if got, want := log.got(), []string{"start g1/1 a", "start g1/1 b"}; !slices.Equal(got, want) {
 		t.Fatalf("Watch calls with one stream left: got %v, want %v", got, want)
 	}
 	cancel2()
-	want := []string{"start g1/1", "stop g1/1"}
+	want := []string{"start g1/1 a", "start g1/1 b", "stop g1/1 a"}
 	waitFor(t, "the seat unwatched", func() bool { return slices.Equal(log.got(), want) })
 }
 
