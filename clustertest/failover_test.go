@@ -3,6 +3,7 @@ package clustertest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -193,6 +194,31 @@ func TestFailover(t *testing.T) {
 		return true
 	})
 	check(t, st, games, tr.rec.all(), own, tr.sw)
+	byOwner, byOther := moveTimes(tr.rec, own)
+	t.Logf("acknowledged API moves through the node running their table: %s; through another node: %s",
+		spread(byOwner), spread(byOther))
+}
+
+// moveTimes are the round trips of the acknowledged API moves sent to the
+// node that owned their table, by the database, when they were sent and
+// when they were answered, and of those sent to another node.
+func moveTimes(rec *recorder, own *owners) (byOwner, byOther []time.Duration) {
+	for _, o := range rec.all() {
+		if o.Outcome != ok {
+			continue
+		}
+		sent, sentOK := own.ownerAt(o.Game, rec.start.Add(o.Call))
+		answered, answeredOK := own.ownerAt(o.Game, rec.start.Add(o.Return))
+		switch {
+		case !sentOK || !answeredOK || sent != answered || sent == "":
+			// The table moved meanwhile: a takeover's wait, measured apart.
+		case sent == o.Node:
+			byOwner = append(byOwner, o.Return-o.Call)
+		default:
+			byOther = append(byOther, o.Return-o.Call)
+		}
+	}
+	return byOwner, byOther
 }
 
 // traffic is the run's tables, their API players and the streams that
@@ -371,14 +397,18 @@ func firstMoves(ctx context.Context, t *testing.T, st *store.Store, games []stri
 	return took
 }
 
-// spread is the p50 and p99 (and the count) of a set of durations.
-func spread(m map[string]time.Duration) string {
-	if len(m) == 0 {
-		return "none measured"
-	}
+// spread is the p50 and p99 (and the count) of a set of durations, given
+// as a slice or as the values of a map.
+func spread[D map[string]time.Duration | []time.Duration](set D) string {
 	var ds []time.Duration
-	for _, d := range m {
-		ds = append(ds, d)
+	switch set := any(set).(type) {
+	case map[string]time.Duration:
+		ds = slices.Collect(maps.Values(set))
+	case []time.Duration:
+		ds = slices.Clone(set)
+	}
+	if len(ds) == 0 {
+		return "none measured"
 	}
 	slices.Sort(ds)
 	at := func(p float64) time.Duration { return ds[int(p*float64(len(ds)-1)+0.5)] }

@@ -116,6 +116,21 @@ func (o *owners) ownedAgain(game, from string, epoch int64, since time.Time) (ti
 	return time.Time{}, false
 }
 
+// ownerAt is the game's owner by the last reading at or before at, and
+// whether there was one.
+func (o *owners) ownerAt(game string, at time.Time) (string, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	owner, ok := "", false
+	for _, w := range o.history[game] {
+		if w.At.After(at) {
+			break
+		}
+		owner, ok = w.Owner, true
+	}
+	return owner, ok
+}
+
 // describe is every game's last reading, a line each.
 func (o *owners) describe() string {
 	now := o.now()
