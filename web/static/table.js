@@ -29,10 +29,12 @@
   }
 
   // The claim button's words are the hint's answer for the cards picked: a
-  // push of the same play leaves them be, so they need no asking again.
+  // push of the same play leaves them be, so they need no asking again. The
+  // next answer (marked data-hint too) always replaces them.
   function keepNode(old, fresh) {
     return old.id === 'claim' && old.hasAttribute('data-hint') && fresh.nodeType === 1 &&
-      !fresh.hasAttribute('disabled') && fresh.getAttribute('hx-vals') === old.getAttribute('hx-vals');
+      !fresh.hasAttribute('data-hint') && !fresh.hasAttribute('disabled') &&
+      fresh.getAttribute('hx-vals') === old.getAttribute('hx-vals');
   }
 
   function sneakInput() { var h = $('#hand'); return h && h.querySelector('input[name=sneak]'); }
