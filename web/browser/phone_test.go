@@ -59,7 +59,8 @@ func untilTurn(t *testing.T, p *person) engine.View {
 
 // TestBrowserWholeHandAboveTheDock: at 320x640 on the person's turn, with
 // the first game's tip open, every card of a hand of thirteen is in the
-// screen and above the dock, without scrolling.
+// screen and above the dock, without scrolling, and shows at least 32 px
+// to tap.
 func TestBrowserWholeHandAboveTheDock(t *testing.T) {
 	ctx := testContext(t, 3*time.Minute)
 	s := newSite(t, fastSpeed)
@@ -77,8 +78,8 @@ func TestBrowserWholeHandAboveTheDock(t *testing.T) {
 	}
 	look(b, "turn-320x640")
 	type box struct {
-		Code        string
-		Top, Bottom float64
+		Code                     string
+		Top, Bottom, Left, Right float64
 	}
 	type fit struct {
 		Cards          []box
@@ -87,7 +88,7 @@ func TestBrowserWholeHandAboveTheDock(t *testing.T) {
 	}
 	f := eval[fit](b, `(() => ({
 		Cards: [...document.querySelectorAll('#hand label.card')].map(el => { const r = el.getBoundingClientRect();
-			return {Code: el.querySelector('input').value, Top: r.top, Bottom: r.bottom}; }),
+			return {Code: el.querySelector('input').value, Top: r.top, Bottom: r.bottom, Left: r.left, Right: r.right}; }),
 		DockTop: document.querySelector('#dock').getBoundingClientRect().top,
 		Inner: window.innerHeight, Scroll: window.scrollY,
 	}))()`)
@@ -103,6 +104,20 @@ func TestBrowserWholeHandAboveTheDock(t *testing.T) {
 	if len(under) > 0 {
 		t.Errorf("a hand of %d at 320x640 with the tip open, scrolled %.0f: %d cards not wholly above the dock (its top at %.0f): %s",
 			len(f.Cards), f.Scroll, len(under), f.DockTop, strings.Join(under, ", "))
+	}
+	// What a thumb can hit of each card: up to the next card of its row.
+	var narrow []string
+	for i, c := range f.Cards {
+		shown := c.Right - c.Left
+		if i+1 < len(f.Cards) && f.Cards[i+1].Top == c.Top {
+			shown = f.Cards[i+1].Left - c.Left
+		}
+		if shown < 32 {
+			narrow = append(narrow, fmt.Sprintf("%s %.0f px", c.Code, shown))
+		}
+	}
+	if len(narrow) > 0 {
+		t.Errorf("a hand of %d at 320x640: cards showing less than 32 px to tap: %s", len(f.Cards), strings.Join(narrow, ", "))
 	}
 }
 
