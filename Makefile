@@ -89,7 +89,7 @@ loadtest:
 # the waiting room, the table, a reveal, a hand-over and the result sheet, at
 # 390x844 and 1280x800, to docs/screens (make test never writes them).
 screenshots:
-	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots|TestBrowserReviewSteps' -v ./web/browser
+	BULLSHIT_SCREENSHOTS=$(CURDIR)/docs/screens $(GO) test -count=1 -run 'TestBrowserScreenshots|TestBrowserReviewSteps|TestBrowserWholeHandAboveTheDock' -v ./web/browser
 
 # Sums the table page's first-load transfer, gzipped, every asset included.
 transfer:

@@ -77,6 +77,12 @@ func TestBrowserWholeHandAboveTheDock(t *testing.T) {
 		t.Fatal("the first game's tip isn't open on the first turn")
 	}
 	look(b, "turn-320x640")
+	if dir := os.Getenv("BULLSHIT_SCREENSHOTS"); dir != "" {
+		// make screenshots: the first turn of a small phone, for docs/screens.
+		if err := os.WriteFile(filepath.Join(dir, "first-turn-320x640.png"), b.screenshot(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	type box struct {
 		Code                     string
 		Top, Bottom, Left, Right float64
