@@ -34,6 +34,9 @@ func BenchmarkActionToEvent(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := mgr.StartTables(); err != nil {
+		b.Fatal(err)
+	}
 	unlimited := api.Rate{PerSecond: 1e9, Burst: 1e9}
 	srv := httptest.NewServer(api.New(api.Config{Games: mgr, Hub: hub, PerAddress: unlimited, PerToken: unlimited}))
 	var wg sync.WaitGroup

@@ -102,6 +102,9 @@ func TestABrokenGameSaysSo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if err := m.StartTables(); err != nil {
+			t.Fatal(err)
+		}
 		j, err := m.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
 		if err != nil {
 			t.Fatal(err)

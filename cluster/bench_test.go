@@ -63,7 +63,7 @@ func BenchmarkFrame(b *testing.B) {
 		b.StopTimer()
 		_, a := nextMove(b, p.tables[0], &id)
 		if id != followed {
-			p.frames[1].Follow(id, engine.Spectator, "", true)
+			p.frames[1].Follow(id, engine.Spectator, "", 0, true)
 			followed = id
 			time.Sleep(50 * time.Millisecond) // the subscription's interest reaches the owner
 		}

@@ -219,9 +219,10 @@ func (fs *Frames) deliver(game string, epoch int64, f live.Frame) {
 
 // Follow is the hub's Watch: it follows a seat from its owner while the
 // hub has a stream for it, reading it afresh with token (the seat's, ""
-// for the spectator's). It is called with the hub's lock held, so it only
-// starts or stops the follower.
-func (fs *Frames) Follow(game string, seat int, token string, watching bool) {
+// for the spectator's). epoch is that of the frame the stream started
+// from: a later one restamps the game's streams. It is called with the
+// hub's lock held, so it only starts or stops the follower.
+func (fs *Frames) Follow(game string, seat int, token string, epoch int64, watching bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	k := seatKey{game, seat}
@@ -236,10 +237,7 @@ func (fs *Frames) Follow(game string, seat int, token string, watching bool) {
 			fl.token.Store(&token)
 		}
 		if _, ok := fs.epochs[game]; !ok {
-			// The streams' first frames came from a read of their own:
-			// the follower's first one restamps them, in case the table
-			// changed owner in between and counts afresh.
-			fs.epochs[game] = 0
+			fs.epochs[game] = epoch
 		}
 		sub, err := fs.conn.Subscribe(frameSubject(game, seat), fl.receive)
 		if err != nil {

@@ -112,10 +112,10 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		defer p.hubs[1].mu.Unlock()
 		return slices.Contains(p.hubs[1].noted, id)
 	})
-	p.frames[1].Follow(id, 0, host.Token, true)
-	p.frames[1].Follow(id, engine.Spectator, "", true)
-	defer p.frames[1].Follow(id, 0, host.Token, false)
-	defer p.frames[1].Follow(id, engine.Spectator, "", false)
+	p.frames[1].Follow(id, 0, host.Token, 0, true)
+	p.frames[1].Follow(id, engine.Spectator, "", 0, true)
+	defer p.frames[1].Follow(id, 0, host.Token, 0, false)
+	defer p.frames[1].Follow(id, engine.Spectator, "", 0, false)
 	// The follower's first read finds the waiting room.
 	waitFor(t, "the waiting room on the other node", func() bool { return len(p.hubs[1].given(id, 0)) > 0 })
 
@@ -231,8 +231,8 @@ func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
 		t.Fatal(err)
 	}
 	people := seatsOf(t, owner, id, joined...)
-	p.frames[1].Follow(id, engine.Spectator, "", true)
-	defer p.frames[1].Follow(id, engine.Spectator, "", false)
+	p.frames[1].Follow(id, engine.Spectator, "", 0, true)
+	defer p.frames[1].Follow(id, engine.Spectator, "", 0, false)
 	waitFor(t, "the spectator's frames on the other node", func() bool {
 		play(t, owner, id, people)
 		mu.Lock()

@@ -50,6 +50,9 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 			t.Fatal(err)
 		}
 		p.tables[i].SetManager(m)
+		if err := m.StartTables(); err != nil {
+			t.Fatal(err)
+		}
 		t.Cleanup(func() {
 			if err := m.Close(context.Background()); err != nil {
 				t.Error(err)

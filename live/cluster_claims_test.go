@@ -30,7 +30,7 @@ func TestClusterNeedsPostgres(t *testing.T) {
 		{"sqlite", Cluster{Node: "a", Lease: time.Second}, store.ErrSingleNode.Error()},
 	}
 	for _, tt := range tests {
-		m, err := New(context.Background(), Config{Store: st, Cluster: &tt.cluster})
+		m, err := startNew(context.Background(), Config{Store: st, Cluster: &tt.cluster})
 		if err == nil {
 			m.Close(context.Background())
 			t.Errorf("%s: got no error, want %q", tt.name, tt.want)
@@ -97,7 +97,7 @@ func TestClusterRestartTakesBack(t *testing.T) {
 	if err := nd.m.Close(c.ctx); err != nil {
 		t.Fatal(err)
 	}
-	m, err := New(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
+	m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
 		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}})
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func BenchmarkClaim(b *testing.B) {
 	for b.Loop() {
 		node := fmt.Sprint("n", i)
 		i++
-		m, err := New(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}})
+		m, err := startNew(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -54,7 +54,7 @@ func newCluster(t *testing.T, url string, n int, configure func(i int, c *Cluste
 		if configure != nil {
 			configure(i, &cfg)
 		}
-		m, err := New(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed}, Cluster: &cfg})
+		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed}, Cluster: &cfg})
 		if err != nil {
 			t.Fatalf("node %s: %v", nd.name, err)
 		}

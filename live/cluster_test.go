@@ -230,7 +230,7 @@ func TestClusterCutOff(t *testing.T) {
 		nd := &node{name: fmt.Sprint("n", i)}
 		c.url = url
 		nd.st = c.openStore()
-		m, err := New(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
+		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
 			Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4}})
 		if err != nil {
 			t.Fatal(err)

@@ -326,7 +326,7 @@ func TestBlockingPublisherDoesNotStallTheTable(t *testing.T) {
 	f := newFixture(t)
 	f.m.Close(f.ctx)
 	pub := &stuck{release: make(chan struct{})}
-	m, err := newManager(f.ctx, Config{Publisher: pub, Clock: f.clock}, f.st)
+	m, err := startManager(f.ctx, Config{Publisher: pub, Clock: f.clock}, f.st)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +355,7 @@ func TestEndsWithItsContext(t *testing.T) {
 	f.m.Close(f.ctx)
 	base := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(f.ctx)
-	m, err := newManager(ctx, Config{Publisher: f.pub, Clock: f.clock}, f.st)
+	m, err := startManager(ctx, Config{Publisher: f.pub, Clock: f.clock}, f.st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ func newFixture(t testing.TB) *fixture {
 // open starts a Manager on st, closed when the test ends.
 func (f *fixture) open(st storage) *Manager {
 	f.t.Helper()
-	m, err := newManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, Logger: f.log}, st)
+	m, err := startManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, Logger: f.log}, st)
 	if err != nil {
 		f.t.Fatalf("new manager: %v", err)
 	}
@@ -256,4 +256,28 @@ func (f *fixture) actions(id string) int {
 		f.t.Fatal(err)
 	}
 	return len(a)
+}
+
+// startManager makes a Manager on st and starts it, as New and Start do.
+func startManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
+	m, err := newManager(ctx, cfg, st)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.StartTables(); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// startNew is New and StartTables.
+func startNew(ctx context.Context, cfg Config) (*Manager, error) {
+	m, err := New(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.StartTables(); err != nil {
+		return nil, err
+	}
+	return m, nil
 }

@@ -100,9 +100,10 @@ type Manager struct {
 	loaded atomic.Bool
 }
 
-// New loads the open games and rebuilds every live one from its log,
-// re-arming its deadlines and bot decisions. The tables' goroutines end when
-// ctx ends or Close is called.
+// New makes the tables' runtime; StartTables starts it, loading the open games
+// and rebuilding every live one from its log, its deadlines and bot
+// decisions re-armed. The tables' goroutines end when ctx ends or Close is
+// called.
 func New(ctx context.Context, cfg Config) (*Manager, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("live: no store")
@@ -130,6 +131,17 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	if bs, ok := st.(batchStore); ok {
 		m.writer = &writer{st: bs, clock: m.clock, context: m.writeContext, timed: &m.stats.commits, one: st.AppendAction, reqs: make(chan writeReq)}
+	}
+	return m, nil
+}
+
+// StartTables starts the tables: it rebuilds every unfinished game from the store
+// (in a cluster, takes the node's lease and claims its games, its own back
+// first), so each table runs and publishes from then on. Call it once, after
+// whatever the tables call (the Publisher, the Cluster's hooks) is ready to
+// be called: a node restarted under its own name publishes its games at once.
+func (m *Manager) StartTables() error {
+	if m.writer != nil {
 		m.all.Go(m.writer.run)
 	}
 	// The writer stops once the tables, its only users, have stopped. No
@@ -150,17 +162,17 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		// A node's games come by claims; its lease is its alive mark.
 		load = m.loadCluster
 	}
-	if err := load(ctx); err != nil {
+	if err := load(m.ctx); err != nil {
 		m.cancel()
 		m.all.Wait()
-		return nil, err
+		return err
 	}
 	if m.cl == nil {
 		// Only once every live game has been rebuilt from the last mark.
 		m.all.Go(m.keepAlive)
 	}
 	m.loaded.Store(true)
-	return m, nil
+	return nil
 }
 
 // Close stops every table goroutine once its in-flight request and writes are

@@ -126,7 +126,7 @@ func TestARestartClosesTheTablesWhoseWaitIsOver(t *testing.T) {
 func TestOpenTablesAreCapped(t *testing.T) {
 	f := newFixture(t)
 	f.m.Close(f.ctx)
-	m, err := newManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, MaxOpen: 4, MaxOpenPerAddress: 2}, f.st)
+	m, err := startManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, MaxOpen: 4, MaxOpenPerAddress: 2}, f.st)
 	if err != nil {
 		t.Fatal(err)
 	}

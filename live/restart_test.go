@@ -101,7 +101,7 @@ func BenchmarkRestart(b *testing.B) {
 				clock := NewFakeClock(epoch)
 				storeRunning(b, st, n, epoch)
 				for b.Loop() {
-					m, err := newManager(context.Background(), Config{Clock: clock}, st)
+					m, err := startManager(context.Background(), Config{Clock: clock}, st)
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -75,10 +75,10 @@ type Site struct {
 }
 
 // Assemble builds the server on a store and a clock: the frame renderer, the
-// push hub that sends its frames, the tables that publish to the hub
-// (replaying every unfinished game), the accounts, the pages and the API,
-// and the router over them; and starts the hub and the hourly sweep of
-// expired sessions. The tables outlive ctx's cancellation: Close stops
+// push hub that sends its frames, the tables that publish to the hub, the
+// accounts, the pages and the API, and the router over them; then, with
+// every reference the tables call set, starts the tables (replaying every
+// unfinished game), the hub and the hourly sweep of expired sessions. The tables outlive ctx's cancellation: Close stops
 // everything, in order. The store stays the caller's, to close after Close.
 func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *slog.Logger, s Settings) (*Site, error) {
 	if logger == nil {
@@ -113,13 +113,12 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	})
 	mesh.withHub(hub, logger)
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
-	began := time.Now()
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: mesh.publisher(hub), Clock: clock, Logger: logger,
 		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress, Cluster: mesh.live()})
 	if err != nil {
 		stopTables()
 		mesh.close()
-		return nil, fmt.Errorf("starting the tables: %w", err)
+		return nil, fmt.Errorf("making the tables: %w", err)
 	}
 	accounts, err := players.New(players.Config{Store: st, Logger: logger, Params: s.Passwords, Now: s.AccountsNow})
 	if err != nil {
@@ -146,6 +145,16 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	apiServer := api.New(api.Config{Games: games, Hub: hub, Logger: logger, TrustedProxies: s.TrustedProxies,
 		PerAddress: s.PerAddress, PerToken: s.PerToken, StreamsPerAddress: s.StreamsPerAddress, Now: s.LimitsNow,
 		Players: accounts, Standings: accounts})
+	// Everything the tables call now exists: they start, taking their games
+	// (in a cluster, a node restarted under its name takes its own back and
+	// publishes them at once).
+	began := time.Now()
+	if err := mgr.StartTables(); err != nil {
+		_ = mgr.Close(context.Background())
+		stopTables()
+		mesh.close()
+		return nil, fmt.Errorf("starting the tables: %w", err)
+	}
 	metrics, ready := operations(st, mgr, hub, time.Since(began), logger)
 	clusterOperations(metrics, ready, mgr, mesh)
 	mesh.operate(metrics, ready, mgr)

@@ -167,13 +167,13 @@ func (m *Mesh) withHub(hub *push.Hub, logger *slog.Logger) {
 }
 
 // follow is the hub's Watch in a cluster; nil on a single node.
-func (m *Mesh) follow() func(game string, seat int, token string, watching bool) {
+func (m *Mesh) follow() func(game string, seat int, token string, epoch int64, watching bool) {
 	if m == nil {
 		return nil
 	}
-	return func(game string, seat int, token string, watching bool) {
+	return func(game string, seat int, token string, epoch int64, watching bool) {
 		if m.Frames != nil {
-			m.Frames.Follow(game, seat, token, watching)
+			m.Frames.Follow(game, seat, token, epoch, watching)
 		}
 	}
 }

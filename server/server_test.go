@@ -33,6 +33,9 @@ func TestErrorsByPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := mgr.StartTables(); err != nil {
+		t.Fatal(err)
+	}
 	defer mgr.Close(ctx)
 	srv := httptest.NewServer(server.New(server.Config{API: api.New(api.Config{Games: mgr}), Web: web.New(web.Config{Games: mgr})}))
 	defer srv.Close()

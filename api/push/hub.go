@@ -95,9 +95,11 @@ type Config struct {
 	// the node that does while someone watches here. token is the seat's
 	// token the stream's request was authenticated with ("" for none), for
 	// the follower's reads; a later stream with another token (the start
-	// numbered the seats afresh) tells it again. It is called with the
-	// Hub's lock held, so it must neither block nor call the Hub.
-	Watch func(game string, seat int, token string, watching bool)
+	// numbered the seats afresh) tells it again. epoch is the owner epoch
+	// of the frame the stream started from (a frame of a later one counts
+	// its revisions afresh: see Restamp). It is called with the Hub's lock
+	// held, so it must neither block nor call the Hub.
+	Watch func(game string, seat int, token string, epoch int64, watching bool)
 	// Lobbied, if set, is told when a table this node runs changes in a
 	// way the lobby's lists show, so the other nodes of a cluster refresh
 	// theirs (through NoteTable). It is called from Publish.
@@ -346,7 +348,7 @@ func (h *Hub) remove(name string) {
 		if _, ok := h.watched[st.seat]; ok && len(h.watched[st.seat]) == 0 {
 			delete(h.watched, st.seat)
 			if h.cfg.Watch != nil {
-				h.cfg.Watch(st.game, st.seatNo, st.token, false)
+				h.cfg.Watch(st.game, st.seatNo, st.token, 0, false)
 			}
 		}
 	}
@@ -396,7 +398,7 @@ var (
 
 // attach records a new subscriber with the event it starts from and makes
 // sure its stream exists. With game "" it is a lobby stream.
-func (h *Hub) attach(game string, seat int, token, format string, ev Event, rev int, beforeStart bool) (string, error) {
+func (h *Hub) attach(game string, seat int, token, format string, ev Event, epoch int64, rev int, beforeStart bool) (string, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -420,7 +422,7 @@ func (h *Hub) attach(game string, seat int, token, format string, ev Event, rev 
 			h.watched[st.seat] = others
 		}
 		if h.cfg.Watch != nil && (len(others) == 0 || token != "" && !sameToken(others, token)) {
-			h.cfg.Watch(game, seat, token, true)
+			h.cfg.Watch(game, seat, token, epoch, true)
 		}
 		others[name] = st
 	}

@@ -406,7 +406,7 @@ func TestHubRunEndsSubscribers(t *testing.T) {
 	if n := hub.Subscribers(); n != 0 {
 		t.Errorf("after Run ended %d subscribers are left, want 0", n)
 	}
-	if _, err := hub.attach("g5", 0, "", "json", Event{}, 0, false); err != errShuttingDown {
+	if _, err := hub.attach("g5", 0, "", "json", Event{}, 0, 0, false); err != errShuttingDown {
 		t.Errorf("attaching after Run ended = %v, want %v", err, errShuttingDown)
 	}
 }

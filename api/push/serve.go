@@ -42,7 +42,7 @@ func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live
 		return serveOnce(c, ev)
 	}
 	token, _ := live.TokenFrom(c.Request().Context())
-	name, err := h.attach(game, seat, token, format, ev, f.Revision, f.View == nil)
+	name, err := h.attach(game, seat, token, format, ev, f.Epoch, f.Revision, f.View == nil)
 	if err == errGameClosed {
 		return serveOnce(c, ev)
 	}
@@ -82,7 +82,7 @@ func (h *Hub) ServeLobby(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	name, err := h.attach("", 0, "", "lobby", ev, 0, false)
+	name, err := h.attach("", 0, "", "lobby", ev, 0, 0, false)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ type watchLog struct {
 	calls []string
 }
 
-func (w *watchLog) watch(game string, seat int, token string, on bool) {
+func (w *watchLog) watch(game string, seat int, token string, _ int64, on bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	what := "stop"

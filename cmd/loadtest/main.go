@@ -179,6 +179,9 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	if err != nil {
 		return err
 	}
+	if err := m.StartTables(); err != nil {
+		return err
+	}
 	var committing atomic.Int64
 	m.Observe(func(t live.Timing, d time.Duration) {
 		if t == live.TimeCommits {
@@ -283,6 +286,9 @@ loop:
 	reopening := time.Now()
 	m2, err := live.New(ctx, live.Config{Store: st, Logger: logger})
 	if err != nil {
+		return err
+	}
+	if err := m2.StartTables(); err != nil {
 		return err
 	}
 	reopened := time.Since(reopening)

@@ -1,0 +1,81 @@
+package server
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"bullshit/cluster"
+	"bullshit/engine"
+	"bullshit/live"
+	"bullshit/store"
+	"bullshit/store/storetest"
+)
+
+// TestNodeRestartsUnderItsOwnName: a cluster node stopped without handing
+// its tables over (as a crash leaves them, its lease unreleased) and
+// assembled again under its name on the same database takes its games back
+// as it starts. Under -race this catches anything the tables read of the
+// assembly (the cluster's calls, the publisher) before the assembly set it;
+// and every game is then answered by the node, not refused as moved.
+func TestNodeRestartsUnderItsOwnName(t *testing.T) {
+	if !storetest.HavePostgres() {
+		t.Skipf("%s is not set to a PostgreSQL URL: a cluster needs one", storetest.PostgresEnv)
+	}
+	url := storetest.PostgresURL(t)
+	ctx := context.Background()
+	settings := func() Settings {
+		return Settings{Cluster: &Cluster{Node: "r", Lease: DefaultLease,
+			NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", RouteSecret: "a-route-secret-for-the-tests"}}}
+	}
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	site, err := Assemble(ctx, st, nil, nil, settings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []string
+	for range 20 {
+		j, err := site.Manager.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := site.Manager.Start(live.WithToken(ctx, j.Token), j.Game.ID, j.Seat); err != nil {
+			t.Fatal(err)
+		}
+		games = append(games, j.Game.ID)
+	}
+	// Stopped as a crash stops it: no handover, the lease left to run out.
+	site.StopStreams()
+	if err := site.Manager.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	site.stopTables()
+	site.Mesh.close()
+
+	again, err := Assemble(ctx, st, nil, nil, settings())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := again.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	for _, id := range games {
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			g, err := again.Mesh.Tables.Get(ctx, id)
+			if err == nil && (g.Status == live.StatusLive || g.Status == live.StatusFinished) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("game %s after the restart: got %+v, %v; want it answered by the node", id, g, err)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
