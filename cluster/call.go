@@ -63,11 +63,18 @@ var (
 // moved-refusals with a backoff until the caller's context (or Patience)
 // ends: every call is either a read or carries what makes a repeat harmless
 // (a move's play number; a join or a start refused the second time). A game
-// nobody runs is the local Manager's, which reads the store.
+// nobody runs is the local Manager's, which reads the store. A call run
+// here that the local table answers moved (it left this node before storing
+// anything) is sent on to the new owner as any other: moved is a promise
+// that nothing was stored, which only a write whose outcome is known keeps
+// (a table that stops after a write that may stand answers unknown).
 func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error) {
 	var zero R
 	if t.runs(id) {
-		return o.run(ctx, t.m, id, a)
+		r, err := o.run(ctx, t.m, id, a)
+		if !isMoved(err) {
+			return r, err
+		}
 	}
 	args, err := json.Marshal(a)
 	if err != nil {
@@ -94,7 +101,11 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 			wait = min(2*wait, maxBackoff)
 		}
 		if t.runs(id) { // it came here: taken over by this node
-			return o.run(ctx, t.m, id, a)
+			r, err := o.run(ctx, t.m, id, a)
+			if !isMoved(err) {
+				return r, err
+			}
+			continue
 		}
 		res, err := t.request(ctx, req)
 		switch {
@@ -117,6 +128,12 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 			t.log.Warn("a call to another node failed", "game", id, "op", o.name, "err", err)
 		}
 	}
+}
+
+// isMoved reports whether err is a refusal as moved.
+func isMoved(err error) bool {
+	code, _, ok := errcode.Of(err)
+	return ok && code == errcode.Moved
 }
 
 // request sends one try of req, bounded by Attempt.

@@ -157,6 +157,24 @@ func (t *table) lost(what string, settle func(ctx context.Context) (bool, error)
 	return t.settleUnknown()
 }
 
+// unsettled answers a request whose write failed and which lost just
+// tried to settle: not stored, or, while the store can't say, unknown.
+func (t *table) unsettled() error {
+	if t.unknown != nil {
+		return errUnknown
+	}
+	t.askedMayBeStored(false)
+	return errUnsaved
+}
+
+// askedMayBeStored notes, of the request whose fn is running, whether a
+// write it made is stored or may be (see request.mayBeStored).
+func (t *table) askedMayBeStored(v bool) {
+	if t.asked != nil {
+		t.asked.mayBeStored = v
+	}
+}
+
 // settleUnknown asks the store again about the write whose outcome is
 // unknown, and halts the table once it has waited settleWithin.
 func (t *table) settleUnknown() (adopted bool) {
