@@ -25,6 +25,9 @@ var handlers = map[string]handler{}
 type op[A, R any] struct {
 	name string
 	run  func(ctx context.Context, m *live.Manager, id string, a A) (R, error)
+	// write: the call changes the game, so one whose owner may have taken
+	// it without answering is refused as unknown, not unavailable.
+	write bool
 }
 
 // newOp declares a call and adds its handler to the dispatch table.
@@ -42,6 +45,13 @@ func newOp[A, R any](name string, run func(ctx context.Context, m *live.Manager,
 	return op[A, R]{name: name, run: run}
 }
 
+// newWrite declares a call that changes the game (see op.write).
+func newWrite[A, R any](name string, run func(ctx context.Context, m *live.Manager, id string, a A) (R, error)) op[A, R] {
+	o := newOp(name, run)
+	o.write = true
+	return o
+}
+
 // errOnly makes a call that answers only an error one of R struct{}.
 func errOnly[A any](fn func(ctx context.Context, m *live.Manager, id string, a A) error) func(context.Context, *live.Manager, string, A) (struct{}, error) {
 	return func(ctx context.Context, m *live.Manager, id string, a A) (struct{}, error) {
@@ -56,6 +66,9 @@ var (
 	errMoved = &live.Error{Code: errcode.Moved, Message: errcode.Message(errcode.Moved)}
 	// errNoOwner: no node took the call in the caller's patience.
 	errNoOwner = &live.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
+	// errNoAnswer: a change no node answered in the caller's patience,
+	// though a try may have reached the owner, which may have made it.
+	errNoAnswer = &live.Error{Code: errcode.Unknown, Message: "The server running this game didn't answer in time, so we couldn't tell whether that was saved: look at the game again before you move."}
 )
 
 // call runs the op here when this node runs the game, or else sends it to
@@ -89,12 +102,19 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 	t.forwarded.Add(1)
 	wait := firstBackoff
 	var silentSince time.Time
+	// reached: a try went unanswered after it may have reached the owner
+	// (it timed out, or its answer was lost), so a change may have been
+	// made though no answer said so.
+	reached := false
 	for try := 0; ; try++ {
 		if try > 0 {
 			t.retried.Add(1)
 			select {
 			case <-ctx.Done():
 				t.failed.Add(1)
+				if o.write && reached {
+					return zero, errNoAnswer
+				}
 				return zero, errNoOwner
 			case <-time.After(wait):
 			}
@@ -122,9 +142,11 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 			}
 		case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 			// An attempt timed out; the caller's context ending is seen above.
+			reached = true
 		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			return zero, ctx.Err()
 		default:
+			reached = true
 			t.log.Warn("a call to another node failed", "game", id, "op", o.name, "err", err)
 		}
 	}
