@@ -26,6 +26,9 @@ var handlers = map[string]handler{}
 type op[A, R any] struct {
 	name string
 	run  func(ctx context.Context, m *live.Manager, id string, a A) (R, error)
+	// write: the call changes the game, so one whose owner may have taken
+	// it without answering is refused as unknown, not unavailable.
+	write bool
 }
 
 // newOp declares a call and adds its handler to the dispatch table. seatOf,
@@ -53,6 +56,13 @@ func newOp[A, R any](name string, seatOf func(A) int, run func(ctx context.Conte
 // theSeat is newOp's seatOf for a call whose argument is the seat.
 func theSeat(seat int) int { return seat }
 
+// newWrite declares a call that changes the game (see op.write).
+func newWrite[A, R any](name string, seatOf func(A) int, run func(ctx context.Context, m *live.Manager, id string, a A) (R, error)) op[A, R] {
+	o := newOp(name, seatOf, run)
+	o.write = true
+	return o
+}
+
 // errOnly makes a call that answers only an error one of R struct{}.
 func errOnly[A any](fn func(ctx context.Context, m *live.Manager, id string, a A) error) func(context.Context, *live.Manager, string, A) (struct{}, error) {
 	return func(ctx context.Context, m *live.Manager, id string, a A) (struct{}, error) {
@@ -70,6 +80,9 @@ var (
 	// carries no token: every node's routes authenticate a seat with one.
 	errNoSeatToken = &live.Error{Code: errcode.Unauthorized, Message: "That call is about a seat but carries no seat token."}
 	errNoOwner     = &live.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
+	// errNoAnswer: a change no node answered in the caller's patience,
+	// though a try may have reached the owner, which may have made it.
+	errNoAnswer = &live.Error{Code: errcode.Unknown, Message: "The server running this game didn't answer in time, so we couldn't tell whether that was saved: look at the game again before you move."}
 )
 
 // call runs the op here when this node runs the game, or else sends it to
@@ -77,11 +90,18 @@ var (
 // moved-refusals with a backoff until the caller's context (or Patience)
 // ends: every call is either a read or carries what makes a repeat harmless
 // (a move's play number; a join or a start refused the second time). A game
-// nobody runs is the local Manager's, which reads the store.
+// nobody runs is the local Manager's, which reads the store. A call run
+// here that the local table answers moved (it left this node before storing
+// anything) is sent on to the new owner as any other: moved is a promise
+// that nothing was stored, which only a write whose outcome is known keeps
+// (a table that stops after a write that may stand answers unknown).
 func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error) {
 	var zero R
 	if t.runs(id) {
-		return o.run(ctx, t.m, id, a)
+		r, err := o.run(ctx, t.m, id, a)
+		if !isMoved(err) {
+			return r, err
+		}
 	}
 	args, err := json.Marshal(a)
 	if err != nil {
@@ -96,19 +116,30 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 	t.forwarded.Add(1)
 	wait := firstBackoff
 	var silentSince time.Time
+	// reached: a try went unanswered after it may have reached the owner
+	// (it timed out, or its answer was lost), so a change may have been
+	// made though no answer said so.
+	reached := false
 	for try := 0; ; try++ {
 		if try > 0 {
 			t.retried.Add(1)
 			select {
 			case <-ctx.Done():
 				t.failed.Add(1)
+				if o.write && reached {
+					return zero, errNoAnswer
+				}
 				return zero, errNoOwner
 			case <-time.After(wait):
 			}
 			wait = min(2*wait, maxBackoff)
 		}
 		if t.runs(id) { // it came here: taken over by this node
-			return o.run(ctx, t.m, id, a)
+			r, err := o.run(ctx, t.m, id, a)
+			if !isMoved(err) {
+				return r, err
+			}
+			continue
 		}
 		res, err := t.request(ctx, req)
 		switch {
@@ -125,12 +156,20 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 			}
 		case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 			// An attempt timed out; the caller's context ending is seen above.
+			reached = true
 		case errors.Is(err, context.Canceled) && ctx.Err() != nil:
 			return zero, ctx.Err()
 		default:
+			reached = true
 			t.log.Warn("a call to another node failed", "game", id, "op", o.name, "err", err)
 		}
 	}
+}
+
+// isMoved reports whether err is a refusal as moved.
+func isMoved(err error) bool {
+	code, _, ok := errcode.Of(err)
+	return ok && code == errcode.Moved
 }
 
 // request sends one try of req, bounded by Attempt.

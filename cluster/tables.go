@@ -134,33 +134,33 @@ func (t *Tables) Stats() Stats {
 }
 
 // The game-scoped calls, each once: the owner's handler and the local call
-// are the same function.
+// are the same function. Those that change the game are newWrite's.
 var (
 	opGet = newOp("get", nil, func(ctx context.Context, m *live.Manager, id string, _ struct{}) (live.Summary, error) {
 		return m.Get(ctx, id)
 	})
-	opJoin = newOp("join", nil, func(ctx context.Context, m *live.Manager, id string, a joinArgs) (live.Joined, error) {
+	opJoin = newWrite("join", nil, func(ctx context.Context, m *live.Manager, id string, a joinArgs) (live.Joined, error) {
 		return m.Join(ctx, id, a.Name, a.Player)
 	})
 	opAuth = newOp("authenticate", nil, func(ctx context.Context, m *live.Manager, id, token string) (int, error) {
 		return m.Authenticate(ctx, id, token)
 	})
-	opStart     = newOp("start", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.Start(ctx, id, by) }))
-	opLeave     = newOp("leave", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, seat int) error { return m.Leave(ctx, id, seat) }))
-	opEnd       = newOp("end", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.End(ctx, id, by) }))
-	opHandToBot = newOp("hand_to_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+	opStart     = newWrite("start", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.Start(ctx, id, by) }))
+	opLeave     = newWrite("leave", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, seat int) error { return m.Leave(ctx, id, seat) }))
+	opEnd       = newWrite("end", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.End(ctx, id, by) }))
+	opHandToBot = newWrite("hand_to_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
 		return m.HandToBot(ctx, id, a.By, a.Seat)
 	}))
-	opAddBot = newOp("add_bot", botArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a botArgs) error {
+	opAddBot = newWrite("add_bot", botArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a botArgs) error {
 		return m.AddBot(ctx, id, a.By, a.Level)
 	}))
-	opRemoveBot = newOp("remove_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+	opRemoveBot = newWrite("remove_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
 		return m.RemoveBot(ctx, id, a.By, a.Seat)
 	}))
 	opView = newOp("view", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) (engine.View, error) {
 		return m.View(ctx, id, seat)
 	})
-	opAct = newOp("act", actionSeat, func(ctx context.Context, m *live.Manager, id string, a engine.Action) (engine.View, error) {
+	opAct = newWrite("act", actionSeat, func(ctx context.Context, m *live.Manager, id string, a engine.Action) (engine.View, error) {
 		return m.Act(ctx, id, a)
 	})
 	opLog = newOp("log", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) ([]engine.Event, error) {

@@ -29,7 +29,9 @@ const (
 	Forbidden    Code = "forbidden"    // a token for another seat, or not the host
 	Conflict     Code = "conflict"     // the game is full, started or over; a name taken
 	Invalid      Code = "invalid"      // a request out of range or unreadable
-	Unavailable  Code = "unavailable"  // the server is shutting down, or a write failed
+	// Unavailable: the server is shutting down, or a write failed; what
+	// was asked is not stored.
+	Unavailable Code = "unavailable"
 	// Broken: a fault on the server's side stopped the game's table.
 	Broken Code = "broken"
 	// TooManyTables: the address has as many tables waiting for players as
@@ -49,6 +51,11 @@ const (
 	// one lost it, or is handing it over); the same request is safe to try
 	// again, and finds the new owner.
 	Moved Code = "moved"
+	// Unknown: a write was made but its answer was lost (the database's
+	// connection dropped as it committed, or the table left this server
+	// just after): it may be stored or not. Read the view to see which;
+	// a move sent again is refused as stale if the first one stands.
+	Unknown Code = "outcome_unknown"
 )
 
 // entry is a code's status and the plain words for a refusal of its kind,
@@ -79,6 +86,7 @@ var table = map[Code]entry{
 	MethodNotAllowed:       {http.StatusMethodNotAllowed, "That address doesn't take that method."},
 	Internal:               {http.StatusInternalServerError, "Something went wrong on our side. Try again in a moment."},
 	Moved:                  {http.StatusServiceUnavailable, "The table moved to another server; try again."},
+	Unknown:                {http.StatusServiceUnavailable, "We couldn't tell whether that was saved: look at the game again before you move."},
 }
 
 // Known reports whether code is in the table.

@@ -43,6 +43,7 @@ func TestEveryCodeHasStatusAndMessage(t *testing.T) {
 		{"live.CodeTooManyTables", live.CodeTooManyTables},
 		{"live.CodeLobbyFull", live.CodeLobbyFull},
 		{"live.CodeMoved", live.CodeMoved},
+		{"live.CodeUnknown", live.CodeUnknown},
 		{"players.CodeInvalid", players.CodeInvalid},
 		{"players.CodeConflict", players.CodeConflict},
 		{"players.CodeUnauthorized", players.CodeUnauthorized},

@@ -19,7 +19,8 @@ import (
 // the old owner's lease end is its last moment known running, and the
 // table resumes from there (resumeAfterDown). A table stops when a fenced
 // write is refused, when the lease lapses, or on a drain (takeAway), and
-// answers the request it was serving errcode.Moved.
+// answers the request it was serving errcode.Moved (errcode.Unknown if a
+// write the request asked for may be stored: see handOver).
 
 // loadCluster starts a node: it takes its lease, then its own games back
 // and the orphans, and starts the lease's and the claims' goroutines.
@@ -248,8 +249,11 @@ func (t *table) takeAway(why error) {
 func (t *table) surrender(why error) { t.halt(&handedOver{why}) }
 
 // handOver ends a table that left this node: the request it was serving is
-// told to try again (the node that got it retries on the new owner), and
-// nothing more is published or written.
+// told to try again (the node that got it retries on the new owner), unless
+// a write it asked for is stored or may be (the lease lapsed as it
+// committed, or the table stopped catching up after it): that request is
+// told its outcome is unknown, never to make it again as if not made.
+// Nothing more is published or written.
 func (t *table) handOver(h *handedOver) {
 	// Runs says so before the request hears it.
 	t.gone.CompareAndSwap(nil, h)
@@ -263,7 +267,11 @@ func (t *table) handOver(h *handedOver) {
 	}
 	t.m.log.Info("the table left this node", slog.String("game", t.id), slog.Int64("epoch", t.game.Epoch), slog.String("why", h.why.Error()))
 	if t.serving != nil {
-		t.serving.reply <- errMoved
+		answer := errMoved
+		if t.serving.mayBeStored {
+			answer = errUnknown
+		}
+		t.serving.reply <- answer
 		t.serving = nil
 	}
 }

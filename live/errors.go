@@ -25,10 +25,16 @@ var (
 	errSeatMoved  = refuse(CodeConflict, "The seats were numbered afresh as the game started: look again.")
 	// errNotAMove: only the server resumes a game.
 	errNotAMove = refuse(CodeInvalid, "That isn't a move in this game.")
-	// errMoved: in a cluster, the table left this node (see claims.go).
+	// errMoved: in a cluster, the table left this node (see claims.go)
+	// before it stored anything the request asked for.
 	errMoved = refuse(CodeMoved, "The table moved to another server; try again.")
-	// errUnsaved is a write that failed, or waits behind one.
+	// errUnsaved is a write that failed and is known not stored, or one
+	// refused as it waits behind a write still unsettled.
 	errUnsaved = refuse(CodeUnavailable, "The game couldn't be saved just now; try again.")
+	// errUnknown is a write that may be stored: its answer was lost and the
+	// store couldn't be asked yet, or the table left this node after it.
+	// The table settles it by itself; the view then shows which it was.
+	errUnknown = refuse(CodeUnknown, "We couldn't tell whether that was saved: look at the game again before you move.")
 	// errOver is a move at a game that has ended, refused as the engine
 	// refuses one.
 	errOver = &engine.Error{Code: engine.CodeOver, Message: "The game is over."}

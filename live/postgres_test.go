@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"bullshit/engine"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -77,4 +78,82 @@ func TestLostCommitOnPostgresIsSettled(t *testing.T) {
 		t.Errorf("got %d error lines for the alive mark, want at most one:\n%s", len(marks), f.logs)
 	}
 	f.checkRestartShowsTheSame(id)
+}
+
+// TestPersonMoveCutAfterItsCommitOnPostgres makes a person's move through
+// the real Manager and store on PostgreSQL, over a proxy that resets the
+// connection once the move's insert has committed on the server, before
+// its answer comes back: the answer never says the move was not saved. With
+// the database out of reach after the cut the table can't ask, and says the
+// outcome is unknown; with it back at once, the table reads the move back
+// and it stands as acknowledged. Either way the move is stored once, and
+// the same move made again is refused as stale.
+func TestPersonMoveCutAfterItsCommitOnPostgres(t *testing.T) {
+	if !storetest.HavePostgres() {
+		t.Skipf("%s is not set to a PostgreSQL URL", storetest.PostgresEnv)
+	}
+	tests := []struct {
+		name string
+		down bool // the database stays out of reach after the cut
+		want string
+	}{
+		{"database out of reach after the cut", true, string(CodeUnknown)},
+		{"database back at once", false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			direct := storetest.PostgresURL(t)
+			u, err := url.Parse(direct)
+			if err != nil {
+				t.Fatal(err)
+			}
+			proxy := storetest.NewProxy(t, u.Host)
+			open := func(u string) *store.Store {
+				st, err := store.Open(ctx, u)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { st.Close() })
+				return st
+			}
+			f := &fixture{t: t, ctx: ctx, clock: NewFakeClock(epoch), pub: newRecorder()}
+			f.captureLogs()
+			through := open(proxy.URL(direct))
+			f.st = open(direct)
+			f.m = f.open(through)
+
+			id, _ := personGame(f)
+			f.awaitTurn(id, false)
+			n := f.actions(id)
+			play, _ := f.view(id, 0).Fallback()
+			cut := proxy.CutAfter("INSERT INTO actions", tt.down)
+			_, err = f.m.Act(ctx, id, play)
+			select {
+			case <-cut:
+			default:
+				t.Fatalf("got %v, and the proxy cut nothing: the move's insert never went through it", err)
+			}
+			if got := codeOf(err); got != tt.want || (tt.want == "" && err != nil) {
+				t.Fatalf("got %v (code %q) for a move committed as its connection was reset, want code %q", err, got, tt.want)
+			}
+			stored, err := f.st.Actions(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(stored) != n+1 || stored[n].Action.Seat != 0 || stored[n].Action.No != play.No {
+				t.Fatalf("got %+v after the log's %d actions, want the person's move, once", stored[n:], n)
+			}
+
+			proxy.Restore()
+			f.step(id, 2*time.Second)
+			if v := f.view(id, 0); v.Plays < play.No+1 {
+				t.Errorf("got the view at play %d, want the stored play %d to stand", v.Plays, play.No+1)
+			}
+			if _, err := f.m.Act(ctx, id, play); codeOf(err) != string(engine.CodeStale) {
+				t.Errorf("got %v for the move made again, want it refused as stale", err)
+			}
+			f.checkShownIsStored(id)
+		})
+	}
 }

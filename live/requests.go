@@ -12,9 +12,10 @@ import (
 )
 
 // writeGame runs a change of the game's row a person asked for (the start,
-// the end), then adopt makes the table hold it. A failure is answered as a
-// write that couldn't be saved, and settled (see unknownWrite) by reading
-// the row back, where outcome says what it shows of the change.
+// the end), then adopt makes the table hold it. A failure is settled (see
+// unknownWrite) by reading the row back, where outcome says what it shows
+// of the change: answered as stored, as not stored, or, while the store
+// can't say, as unknown.
 func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g game) store.Outcome, adopt func()) error {
 	if err := t.writable(); err != nil {
 		return err
@@ -23,20 +24,23 @@ func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) 
 	defer cancel()
 	if err := fn(ctx, t.m.st); err != nil {
 		t.failed(err)
+		t.askedMayBeStored(true)
 		if t.lost(what, t.settleGame(what, outcome, adopt)) {
 			return nil
 		}
-		return errUnsaved
+		return t.unsettled()
 	}
+	t.askedMayBeStored(true)
 	t.wrote()
 	adopt()
 	return nil
 }
 
 // writeSeat stores seat s as a person's request changed it, then the table
-// holds it. A failure is answered as a write that couldn't be saved; the
-// table keeps the seat it had and stores that again (see saveSeat), so the
-// store ends up holding what the table shows either way.
+// holds it. On a failure the table keeps the seat it had and stores that
+// again (see saveSeat), so the store ends up holding what the table shows
+// either way; until then the failed write may stand (a restart, or another
+// node taking the table, would find it), so it is answered as unknown.
 func (t *table) writeSeat(s seat) error {
 	if err := t.writable(); err != nil {
 		return err
@@ -46,8 +50,10 @@ func (t *table) writeSeat(s seat) error {
 	if err := t.m.st.SaveSeat(ctx, s.row(t.id)); err != nil {
 		t.failed(err)
 		t.seatUnsaved(s.No)
-		return errUnsaved
+		t.askedMayBeStored(true)
+		return errUnknown
 	}
+	t.askedMayBeStored(true)
 	t.wrote()
 	t.seats[s.No] = s
 	t.reseat = true

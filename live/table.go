@@ -33,6 +33,10 @@ type request struct {
 	at    time.Time
 	fn    func(t *table) error
 	reply chan error
+	// mayBeStored: a write fn made for the request is stored, or may be,
+	// so a table that stops after it must not answer that nothing was
+	// (see handOver).
+	mayBeStored bool
 }
 
 // pending is the decision a seat is making and since when, which sets when a
@@ -122,8 +126,11 @@ type table struct {
 	downSince time.Time
 	// openSince is when an open table began waiting for its next player.
 	openSince time.Time
-	// serving is the request being served, answered if the table breaks.
+	// serving is the request being served, answered if the table breaks;
+	// asked is the same while its fn runs, so the writes fn makes are the
+	// request's (askedMayBeStored) and those of catching up are not.
 	serving *request
+	asked   *request
 	// fault is what stopped the table; it is broken from then on.
 	fault error
 	// gone is set, and moving closed, when the table is taken away from
@@ -225,7 +232,9 @@ func (t *table) serve(r request) {
 		return
 	}
 	t.now = later(r.at, t.at)
+	t.asked = t.serving
 	err := r.fn(t)
+	t.asked = nil
 	// Caught up (a move that ended the game finishes it) and settled
 	// before the reply, so the caller reads its own change.
 	t.catchUp(t.now)
@@ -361,11 +370,13 @@ func (t *table) apply(a engine.Action, at time.Time) error {
 	if err := t.m.appendAction(rec); err != nil {
 		t.failed(err)
 		t.rollback()
+		t.askedMayBeStored(true)
 		if t.lost(fmt.Sprintf("action %d", rec.Seq), func(ctx context.Context) (bool, error) { return t.settleAction(ctx, rec) }) {
 			return nil
 		}
-		return errUnsaved
+		return t.unsettled()
 	}
+	t.askedMayBeStored(true)
 	t.wrote()
 	t.m.stats.stored()
 	t.accepted(rec.Timed())

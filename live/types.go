@@ -166,6 +166,8 @@ const (
 	// CodeMoved: in a cluster, the game's table moved to another node; the
 	// request is safe to make again.
 	CodeMoved = errcode.Moved
+	// CodeUnknown: a write whose outcome is unknown (see errUnknown).
+	CodeUnknown = errcode.Unknown
 )
 
 // Error is a refused request, with a message for the person to read.

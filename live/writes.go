@@ -150,11 +150,44 @@ func (t *table) finish() {
 	t.ratings = *rated
 }
 
-// lost notes a write whose answer was lost and tries at once to settle it.
-// adopted reports that the write committed and the table now holds it.
+// holdFor bounds how long a person's request waits, by the wall clock, for
+// the store to settle its write whose answer was lost before it is answered
+// as unknown. A connection reset is usually over at once, the pool's next
+// connection answering, so a short wait turns most unknowns into a stored
+// or a not-stored answer; the table serves nothing else meanwhile, so it is
+// short.
+const holdFor = time.Second
+
+// lost notes a write whose answer was lost and tries at once to settle it,
+// and for a person's request again for up to holdFor. adopted reports that
+// the write committed and the table now holds it.
 func (t *table) lost(what string, settle func(ctx context.Context) (bool, error)) (adopted bool) {
 	t.unknown = &unknownWrite{what: what, since: t.m.clock.Now(), settle: settle}
-	return t.settleUnknown()
+	adopted = t.settleUnknown()
+	until := time.Now().Add(holdFor)
+	for wait := 10 * time.Millisecond; t.unknown != nil && t.asked != nil && time.Now().Add(wait).Before(until); wait = min(2*wait, 200*time.Millisecond) {
+		time.Sleep(wait)
+		adopted = t.settleUnknown()
+	}
+	return adopted
+}
+
+// unsettled answers a request whose write failed and which lost just
+// tried to settle: not stored, or, while the store can't say, unknown.
+func (t *table) unsettled() error {
+	if t.unknown != nil {
+		return errUnknown
+	}
+	t.askedMayBeStored(false)
+	return errUnsaved
+}
+
+// askedMayBeStored notes, of the request whose fn is running, whether a
+// write it made is stored or may be (see request.mayBeStored).
+func (t *table) askedMayBeStored(v bool) {
+	if t.asked != nil {
+		t.asked.mayBeStored = v
+	}
 }
 
 // settleUnknown asks the store again about the write whose outcome is

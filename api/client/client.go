@@ -58,6 +58,13 @@ type Error struct {
 
 func (e *Error) Error() string { return fmt.Sprintf("%s (%d %s)", e.Message, e.Status, e.Code) }
 
+// CodeOutcomeUnknown is the code of a write the server made but can't say
+// the outcome of (its database's answer was lost, or the table moved to
+// another server just after): it may be stored or not. Read the view to
+// see which rather than sending the same request again as if it were not
+// made; a move made again is refused as stale if the first one stands.
+const CodeOutcomeUnknown = "outcome_unknown"
+
 // ErrorCode is the server's code for a refusal, or "" for any other error
 // (such as the server being unreachable).
 func ErrorCode(err error) string {
@@ -173,7 +180,9 @@ func (c *Client) Log(ctx context.Context, game string) ([]engine.Event, error) {
 	return l.Events, err
 }
 
-// Act makes a move for the client's seat and returns the seat's view after it.
+// Act makes a move for the client's seat and returns the seat's view after
+// it. An error with CodeOutcomeUnknown means the move may stand: read the
+// view before deciding again.
 func (c *Client) Act(ctx context.Context, game string, a engine.Action) (engine.View, error) {
 	no := a.No
 	body := actionBody{No: &no, Claim: a.Claim}

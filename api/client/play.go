@@ -57,7 +57,7 @@ func (c *Client) Play(ctx context.Context, game string, ch Chooser, o PlayOption
 	if err != nil {
 		return v, err
 	}
-	p := player{c: c, game: game, ch: ch, log: o.Logger, moved: o.Moved, tried: -1}
+	p := player{c: c, game: game, ch: ch, log: o.Logger, moved: o.Moved, tried: -1, poll: o.Poll}
 	poll := time.NewTicker(o.Poll)
 	defer poll.Stop()
 	wake := time.NewTimer(time.Hour)
@@ -141,6 +141,7 @@ type player struct {
 	log   *slog.Logger
 	moved func(engine.Action)
 	tried int // the version of the last view a move was refused from
+	poll  time.Duration
 }
 
 func (p *player) accepted(a engine.Action) {
@@ -179,6 +180,14 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 	case "stale", "over", "illegal", "not_your_turn", "conflict", "invalid":
 		// The move was refused: decide again once the table has changed.
 		p.tried = v.Version
+	case CodeOutcomeUnknown:
+		// The move may stand: it is not made again blindly, nor counted as
+		// accepted. The table shows neither outcome until it knows, so
+		// the view is read again until it moves on (the move stood, or
+		// something else happened), or for a few polls; a move decided
+		// from it carries its no, so it is refused as stale if the first
+		// one stood after all.
+		return p.settled(ctx, v)
 	default:
 		// Too fast, or the server couldn't take it just now: the same
 		// decision is tried again after a pause.
@@ -195,6 +204,33 @@ func (p *player) move(ctx context.Context, v engine.View) (engine.View, error) {
 		return nv, nil
 	} else if fatal(err) {
 		return v, err
+	}
+	return v, nil
+}
+
+// unknownPolls bounds how many times a seat reads its view again after a
+// move whose outcome is unknown before it decides afresh from what it shows.
+const unknownPolls = 5
+
+// settled reads the view again after a move made from v whose outcome is
+// unknown, every poll, until it is newer than v or unknownPolls have passed,
+// and returns the newest.
+func (p *player) settled(ctx context.Context, v engine.View) (engine.View, error) {
+	from := v.Version
+	for range unknownPolls {
+		if err := sleep(ctx, p.poll); err != nil {
+			return v, err
+		}
+		nv, err := p.c.View(ctx, p.game)
+		if err != nil {
+			if fatal(err) {
+				return v, err
+			}
+			continue
+		}
+		if v = newer(v, nv); v.Version > from {
+			return v, nil
+		}
 	}
 	return v, nil
 }
