@@ -59,7 +59,7 @@ func (s *Server) asAccount(c echo.Context, token string, next echo.HandlerFunc) 
 	if err != nil {
 		return err
 	}
-	if ok, wait := s.byTok.allow(token); !ok {
+	if ok, wait := s.byTok.Allow(token); !ok {
 		return tooFast(wait)
 	}
 	c.Set(accountKey, acc)

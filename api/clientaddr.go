@@ -136,19 +136,3 @@ func parseHop(s string) (netip.Addr, bool) {
 	}
 	return netip.Addr{}, false
 }
-
-// addressKey is the key the per-address limits count a client address under.
-// An IPv6 client is keyed by its /64: a single home or host is usually given
-// a whole /64, so keying by the full address would give it billions of
-// buckets.
-func addressKey(ip string) string {
-	a, err := netip.ParseAddr(ip)
-	if err != nil {
-		return ip
-	}
-	a = a.Unmap().WithZone("")
-	if a.Is4() {
-		return a.String()
-	}
-	return netip.PrefixFrom(a, 64).Masked().String()
-}

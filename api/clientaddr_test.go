@@ -77,25 +77,3 @@ func TestParseTrustedProxies(t *testing.T) {
 		}
 	}
 }
-
-func TestAddressKey(t *testing.T) {
-	tests := []struct{ a, b string }{
-		{"2001:db8:1:2::1", "2001:db8:1:2:ffff:ffff:ffff:ffff"},
-		{"::ffff:192.0.2.1", "192.0.2.1"},
-		{"fe80::1%eth0", "fe80::2"},
-	}
-	for _, tt := range tests {
-		if ka, kb := addressKey(tt.a), addressKey(tt.b); ka != kb {
-			t.Errorf("got keys %q and %q for %s and %s, want one", ka, kb, tt.a, tt.b)
-		}
-	}
-	different := []struct{ a, b string }{
-		{"2001:db8:1:2::1", "2001:db8:1:3::1"},
-		{"192.0.2.1", "192.0.2.2"},
-	}
-	for _, tt := range different {
-		if ka, kb := addressKey(tt.a), addressKey(tt.b); ka == kb {
-			t.Errorf("got the key %q for both %s and %s, want two", ka, tt.a, tt.b)
-		}
-	}
-}

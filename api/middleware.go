@@ -14,6 +14,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/internal/ratelimit"
 	"bullshit/live"
 	"bullshit/naming"
 )
@@ -54,7 +55,7 @@ func Observe(log *slog.Logger, inner ...echo.MiddlewareFunc) []echo.MiddlewareFu
 // address has one allowance whichever it uses.
 func (s *Server) LimitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		if ok, wait := s.byAddr.allow(addressKey(c.RealIP())); !ok {
+		if ok, wait := s.byAddr.Allow(ratelimit.AddressKey(c.RealIP())); !ok {
 			return tooFast(wait)
 		}
 		return next(c)
@@ -123,7 +124,7 @@ func (s *Server) authenticate(c echo.Context, token string, next echo.HandlerFun
 	if err != nil {
 		return err
 	}
-	if ok, wait := s.byTok.allow(token); !ok {
+	if ok, wait := s.byTok.Allow(token); !ok {
 		return tooFast(wait)
 	}
 	c.Set(seatKey, seat)

@@ -17,6 +17,7 @@ import (
 	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/internal/ratelimit"
 	"bullshit/live"
 )
 
@@ -66,6 +67,9 @@ type Config struct {
 	Now func() time.Time
 }
 
+// Rate is a limit's refill rate and burst.
+type Rate = ratelimit.Rate
+
 // The default limits: a person clicks a few times a second at most, and a bot
 // polling its view once a second with moves between stays far inside them.
 var (
@@ -86,8 +90,8 @@ type Server struct {
 	games  Games
 	hub    *push.Hub
 	log    *slog.Logger
-	byAddr *limiter
-	byTok  *limiter
+	byAddr *ratelimit.Limiter
+	byTok  *ratelimit.Limiter
 	echo   *echo.Echo
 
 	players   Players
@@ -120,8 +124,8 @@ func New(cfg Config) *Server {
 		games:  cfg.Games,
 		hub:    cfg.Hub,
 		log:    cfg.Logger,
-		byAddr: newLimiter(cfg.PerAddress, maxBuckets, cfg.Now),
-		byTok:  newLimiter(cfg.PerToken, maxBuckets, cfg.Now),
+		byAddr: ratelimit.New(cfg.PerAddress, maxBuckets, cfg.Now),
+		byTok:  ratelimit.New(cfg.PerToken, maxBuckets, cfg.Now),
 
 		players:   cfg.Players,
 		standings: cfg.Standings,
@@ -208,7 +212,7 @@ func Serves(path string) bool {
 // The pages' streams are counted here too (see server.New), so one address
 // holds at most StreamsPerAddress of the two together.
 func (s *Server) OpenStream(c echo.Context) (closeStream func(), err error) {
-	addr := addressKey(c.RealIP())
+	addr := ratelimit.AddressKey(c.RealIP())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streams[addr] >= s.maxStreams {

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bullshit/internal/ratelimit"
 	"bullshit/naming"
 	"bullshit/store"
 )
@@ -319,7 +320,7 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 		}
 		g.Owner, g.Epoch = m.cl.cfg.Node, 1
 	}
-	addr := addressKey(req.Address)
+	addr := ratelimit.AddressKey(req.Address)
 	release, err := m.holdOpen(addr)
 	if err != nil {
 		return Joined{}, err

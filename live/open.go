@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/netip"
 	"time"
 
 	"bullshit/store"
@@ -55,23 +54,8 @@ func (c *openCaps) add(addr string, n int) {
 	}
 }
 
-// addressKey is the key addr's open tables are counted under: the IP, or
-// for IPv6 its /64, which one household or host usually has whole. An
-// address that isn't an IP is its own key.
-func addressKey(addr string) string {
-	ip, err := netip.ParseAddr(addr)
-	if err != nil {
-		return addr
-	}
-	ip = ip.Unmap()
-	if ip.Is6() {
-		return netip.PrefixFrom(ip, 64).Masked().String()
-	}
-	return ip.String()
-}
-
 // holdOpen holds a place for one more open table opened from addr (a key
-// from addressKey, "" for none), or refuses past either cap. release gives
+// from ratelimit.AddressKey, "" for none), or refuses past either cap. release gives
 // the place back; by then the table is running, and counted as such (see
 // Manager.add), or was never opened.
 func (m *Manager) holdOpen(addr string) (release func(), err error) {

@@ -219,20 +219,3 @@ func TestTheCapHoldsUnderConcurrentCreates(t *testing.T) {
 		t.Errorf("got %d tables open from one address, want %d", created, DefaultMaxOpenPerAddress)
 	}
 }
-
-func TestAddressKey(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"192.0.2.1", "192.0.2.1"},
-		{"::ffff:192.0.2.1", "192.0.2.1"},
-		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
-		{"2001:db8:1:2::", "2001:db8:1:2::/64"},
-		{"::1", "::/64"},
-		{"not an address", "not an address"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		if got := addressKey(tt.in); got != tt.want {
-			t.Errorf("addressKey(%q) = %q, want %q", tt.in, got, tt.want)
-		}
-	}
-}

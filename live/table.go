@@ -81,7 +81,7 @@ type table struct {
 	done  chan struct{}
 	snap  atomic.Pointer[snapshot]
 	out   *outbox
-	// addr is the key of the address that opened the table (addressKey),
+	// addr is the key of the address that opened the table (ratelimit.AddressKey),
 	// and countedOpen says it is counted among the open tables.
 	addr        string
 	countedOpen atomic.Bool

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -42,9 +43,11 @@ func (f *fakeRuntime) Observe(fn func(live.Timing, time.Duration)) { f.observe =
 
 // router is a small site under the ops routes and the request metrics: a
 // move, a page, an event stream and a failing handler.
+// Its allowance is timed by a clock a second on at every read, so no test
+// or benchmark through it is ever turned away.
 func router(m *ops.Metrics, ready *ops.Ready) *echo.Echo {
 	e := echo.New()
-	e.Pre(ops.Routes(m, ready))
+	e.Pre(ops.RoutesAt(m, ready, ticking()))
 	e.Use(m.Requests(e), middleware.Recover())
 	routes(e)
 	return e
@@ -68,6 +71,13 @@ func routes(e *echo.Echo) {
 	})
 	e.GET("/broken", func(c echo.Context) error { return echo.NewHTTPError(http.StatusInternalServerError) })
 	e.GET("/panics", func(c echo.Context) error { panic("a bug") })
+}
+
+// ticking is a clock that moves a second on every time it is read.
+func ticking() func() time.Time {
+	var reads atomic.Int64
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	return func() time.Time { return start.Add(time.Duration(reads.Add(1)) * time.Second) }
 }
 
 func do(t *testing.T, h http.Handler, method, path string) *httptest.ResponseRecorder {

@@ -26,6 +26,19 @@ type Ready struct {
 	// failing is the name of the check that failed last time, "" when
 	// ready, so only a change is logged, not every probe.
 	failing atomic.Pointer[string]
+
+	now func() time.Time
+	// running is held by the one probe running the checks; the probes
+	// that come meanwhile wait for its answer rather than run their own.
+	running sync.Mutex
+	last    atomic.Pointer[answered]
+}
+
+// answered is one run of the checks, and when it finished.
+type answered struct {
+	at      time.Time
+	failing string
+	results []Result
 }
 
 type check struct {
@@ -41,13 +54,18 @@ const Draining = "draining"
 // failure, not a reason to hang the probe.
 const checkTimeout = 2 * time.Second
 
+// CacheFor is how long one run of the checks answers the probes: a probe
+// costs a database round trip, and however often the probes come, the
+// database sees at most one a second from this node.
+const CacheFor = time.Second
+
 // NewReady is a readiness with no checks yet, logging to log when it
 // changes.
 func NewReady(log *slog.Logger) *Ready {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	r := &Ready{log: log}
+	r := &Ready{log: log, now: time.Now}
 	none := ""
 	r.failing.Store(&none)
 	return r
@@ -77,15 +95,45 @@ type Result struct {
 	Err  error
 }
 
-// Check runs every check, in the order they were added, and returns the
-// first failure's name ("" when ready) with every outcome. While draining
-// the first outcome is Draining's.
+// Check returns the first failing check's name ("" when ready) with every
+// outcome, in the order the checks were added, from a run at most CacheFor
+// old. One run at a time: a probe that finds the answer stale runs the
+// checks, the ones that come meanwhile share its answer. While draining it
+// answers Draining at once, running nothing.
 func (r *Ready) Check(ctx context.Context) (failing string, results []Result) {
+	if r.draining.Load() {
+		return Draining, []Result{{Name: Draining, Err: errDraining}}
+	}
+	if a := r.fresh(); a != nil {
+		return a.failing, a.results
+	}
+	r.running.Lock()
+	defer r.running.Unlock()
+	if a := r.fresh(); a != nil {
+		return a.failing, a.results
+	}
+	// The run answers every probe waiting on it, so one probe's hanging
+	// up must not fail it.
+	failing, results = r.run(context.WithoutCancel(ctx))
+	r.last.Store(&answered{at: r.now(), failing: failing, results: results})
+	return failing, results
+}
+
+var errDraining = fmt.Errorf("the node is shutting down")
+
+// fresh is the last run of the checks while it may still answer.
+func (r *Ready) fresh() *answered {
+	a := r.last.Load()
+	if a == nil || r.now().Sub(a.at) >= CacheFor {
+		return nil
+	}
+	return a
+}
+
+// run runs every check.
+func (r *Ready) run(ctx context.Context) (failing string, results []Result) {
 	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	if r.draining.Load() {
-		results = append(results, Result{Name: Draining, Err: fmt.Errorf("the node is shutting down")})
-	}
 	r.mu.Lock()
 	checks := append([]check(nil), r.checks...)
 	r.mu.Unlock()

@@ -17,6 +17,7 @@ import (
 func TestReady(t *testing.T) {
 	var dbDown, recovering atomic.Bool
 	ready := ops.NewReady(nil)
+	ready.SetClock(ticking())
 	ready.Add("database", func(ctx context.Context) error {
 		if dbDown.Load() {
 			return errors.New("dial tcp 10.1.2.3:5432: connection refused")
@@ -41,7 +42,7 @@ func TestReady(t *testing.T) {
 		{"recovering", func() { recovering.Store(true) }, 503, "not ready: recovery\n", "[+]database\n[-]recovery\nnot ready: recovery\n"},
 		{"the database down too", func() { dbDown.Store(true) }, 503, "not ready: database\n", "[-]database\n[-]recovery\nnot ready: database\n"},
 		{"both back", func() { dbDown.Store(false); recovering.Store(false) }, 200, "ok\n", "[+]database\n[+]recovery\nok\n"},
-		{"draining", ready.Drain, 503, "not ready: draining\n", "[-]draining\n[+]database\n[+]recovery\nnot ready: draining\n"},
+		{"draining", ready.Drain, 503, "not ready: draining\n", "[-]draining\nnot ready: draining\n"},
 	}
 	for _, s := range steps {
 		s.change()
@@ -66,6 +67,7 @@ func TestReady(t *testing.T) {
 func TestProbeMethods(t *testing.T) {
 	var ran atomic.Int32
 	ready := ops.NewReady(nil)
+	ready.SetClock(ticking())
 	ready.Add("counted", func(context.Context) error { ran.Add(1); return nil })
 	e := router(ops.NewMetrics(ops.Config{}), ready)
 	tests := []struct {

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/netip"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"golang.org/x/text/secure/precis"
 
+	"bullshit/internal/ratelimit"
 	"bullshit/live/lookalike"
 	"bullshit/naming"
 	"bullshit/store"
@@ -118,7 +118,7 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 		return NewSession{}, err
 	}
 	now := s.now()
-	if wait := s.signUps.take(addressKey(addr), now); wait > 0 {
+	if wait := s.signUps.take(ratelimit.AddressKey(addr), now); wait > 0 {
 		return NewSession{}, throttled(wait, "Too many accounts made from your address: try again in %s.")
 	}
 	var (
@@ -151,7 +151,7 @@ func nameTaken(name string) error {
 // same work. An attempt the throttle holds back (see the constants) is
 // refused (CodeThrottled, with the time to wait) without being checked.
 func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewSession, error) {
-	key, addr := throttleKey(name), addressKey(addr)
+	key, addr := throttleKey(name), ratelimit.AddressKey(addr)
 	prev, err := s.attempt(key, addr)
 	if err != nil {
 		return NewSession{}, err
@@ -191,24 +191,8 @@ func passwordMatches(encoded, password string) bool {
 	return verifyPassword(encoded, p)
 }
 
-// addressKey is the client address a throttle counts by: an IPv6 client by
-// its /64, the block one home or host is usually given, so that one machine
-// can't try again from each of its many addresses; any other address as
-// given.
-func addressKey(addr string) string {
-	a, err := netip.ParseAddr(addr)
-	if err != nil || !a.Is6() || a.Is4In6() {
-		return addr
-	}
-	p, err := a.Prefix(64)
-	if err != nil {
-		return addr
-	}
-	return p.String()
-}
-
 // attempt counts a password check for a name (by its throttle key) from an
-// address (by its addressKey), or refuses it when the address has failed too
+// address (by ratelimit.AddressKey), or refuses it when the address has failed too
 // often or must still wait for the name. Every attempt counts as a failure
 // until settle says otherwise, so that checks under way at once can't all
 // pass the same count; prev is what settle needs to give it back.
@@ -391,7 +375,7 @@ func (s *Service) ChangePassword(ctx context.Context, cookie, current, next, add
 	if err != nil {
 		return err
 	}
-	addr = addressKey(addr)
+	addr = ratelimit.AddressKey(addr)
 	prev, err := s.attempt(a.NameKey, addr)
 	if err != nil {
 		return err

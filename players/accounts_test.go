@@ -319,22 +319,6 @@ func TestRehash(t *testing.T) {
 	}
 }
 
-func TestAddressKey(t *testing.T) {
-	tests := []struct{ addr, want string }{
-		{"192.0.2.7", "192.0.2.7"},
-		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
-		{"2001:db8:1:2:ffff::1", "2001:db8:1:2::/64"},
-		{"::ffff:192.0.2.7", "::ffff:192.0.2.7"},
-		{"not an address", "not an address"},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		if got := addressKey(tt.addr); got != tt.want {
-			t.Errorf("addressKey(%q): got %q, want %q", tt.addr, got, tt.want)
-		}
-	}
-}
-
 // TestSignInThrottleIPv6Block checks that an IPv6 client can't escape the
 // address limit by moving around its /64.
 func TestSignInThrottleIPv6Block(t *testing.T) {

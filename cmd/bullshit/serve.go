@@ -136,6 +136,9 @@ func serve(ctx context.Context, args []string) error {
 	select {
 	case <-ctx.Done():
 		logger.Info("stopping")
+		// Not ready from the first probe after the signal, before the
+		// hand-over takes its time.
+		site.Ready.Drain()
 		handed := handOver(site, *shutdownTables, logger)
 		serveErr = drain(site, *drainWait, served, logger)
 		<-handed

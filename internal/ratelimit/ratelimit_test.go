@@ -1,4 +1,4 @@
-package api
+package ratelimit
 
 import (
 	"strconv"
@@ -43,10 +43,10 @@ func TestLimiter(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			clock := &fakeNow{t: time.Unix(1e9, 0)}
-			l := newLimiter(tt.rate, 100, clock.now)
+			l := New(tt.rate, 100, clock.now)
 			for i, s := range tt.steps {
 				clock.advance(s.advance)
-				ok, wait := l.allow(s.key)
+				ok, wait := l.Allow(s.key)
 				if ok != s.ok || wait != s.retryAfter {
 					t.Errorf("step %d: allow(%q) = %v, %d; want %v, %d", i, s.key, ok, wait, s.ok, s.retryAfter)
 				}
@@ -57,18 +57,37 @@ func TestLimiter(t *testing.T) {
 
 func TestLimiterMemoryBounded(t *testing.T) {
 	clock := &fakeNow{t: time.Unix(1e9, 0)}
-	l := newLimiter(Rate{PerSecond: 1, Burst: 5}, 50, clock.now)
+	l := New(Rate{PerSecond: 1, Burst: 5}, 50, clock.now)
 	for i := range 1000 {
-		l.allow("client-" + strconv.Itoa(i))
-		if got := l.size(); got > 50 {
+		l.Allow("client-" + strconv.Itoa(i))
+		if got := l.Size(); got > 50 {
 			t.Fatalf("after %d clients the limiter holds %d buckets, want at most 50", i+1, got)
 		}
 	}
 	// Full buckets go first: a client that has been idle long enough to
 	// refill is the same as a new one.
 	clock.advance(time.Minute)
-	l.allow("one more")
-	if got := l.size(); got != 1 {
+	l.Allow("one more")
+	if got := l.Size(); got != 1 {
 		t.Errorf("after every bucket refilled, the limiter holds %d buckets, want 1", got)
+	}
+}
+
+func TestAddressKey(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"192.0.2.1", "192.0.2.1"},
+		{"::ffff:192.0.2.1", "192.0.2.1"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"},
+		{"fe80::1%eth0", "fe80::/64"},
+		{"::1", "::/64"},
+		{"not an address", "not an address"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := AddressKey(tt.in); got != tt.want {
+			t.Errorf("AddressKey(%q): got %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
