@@ -130,6 +130,10 @@ func TestFailover(t *testing.T) {
 	// Fault 2: pause an owner past twice its lease, then let it go on.
 	paused, pgames, epochs := c.busiest(own)
 	fencedBefore, metricErr := metric(ctx, paused, "fenced")
+	lateBefore, lateErr := metric(ctx, paused, "lease_renewals_late")
+	if lateErr != nil {
+		t.Fatal(lateErr)
+	}
 	logBefore := paused.logLines(fencedLog)
 	pauseAt := time.Now()
 	paused.signal(t, syscall.SIGSTOP)
@@ -141,6 +145,11 @@ func TestFailover(t *testing.T) {
 	time.Sleep(time.Until(pauseAt.Add(2*lease + 500*time.Millisecond)))
 	paused.signal(t, syscall.SIGCONT)
 	c.waitReady(paused, 30*time.Second)
+	// The stall shows in its renewals, however fast the database answers
+	// once it runs again.
+	if late, err := metric(ctx, paused, "lease_renewals_late"); err != nil || late <= lateBefore {
+		t.Errorf("%s's late lease renewals after a pause of 2 leases: got %v (%v), want more than %v", paused.name, late, err, lateBefore)
+	}
 	time.Sleep(lease) // what it had under way when paused is tried, and fenced
 	fenced := fmt.Sprintf("%d log lines", paused.logLines(fencedLog)-logBefore)
 	if metricErr == nil {

@@ -142,7 +142,8 @@ func (l *lease) mayClaim() bool {
 }
 
 // renew renews the lease once. A renewal whose answer takes longer than
-// the time between renewals, or that fails, is counted late.
+// the time between renewals, or that fails, is counted late (and one that
+// starts late, by keepLease).
 func (m *Manager) renew(ctx context.Context) error {
 	l := m.cl
 	l.renewing.Lock()
@@ -184,17 +185,26 @@ func (m *Manager) renew(ctx context.Context) error {
 	return nil
 }
 
-// keepLease renews the lease every Lease/4 until the Manager stops.
+// keepLease renews the lease every Lease/4 until the Manager stops. A
+// renewal that comes more than a period after it was due is counted late
+// too: the process was stalled (stopped, starved, swapped out), however
+// quickly the database then answers.
 func (m *Manager) keepLease() {
-	timer := time.NewTimer(m.cl.cfg.Lease / 4)
+	every := m.cl.cfg.Lease / 4
+	due := time.Now().Add(every)
+	timer := time.NewTimer(every)
 	defer timer.Stop()
 	for {
 		select {
 		case <-m.ctx.Done():
 			return
 		case <-timer.C:
+			if time.Since(due) > every {
+				m.cl.late.Add(1)
+			}
 			m.renew(m.ctx)
-			timer.Reset(m.cl.cfg.Lease / 4)
+			due = time.Now().Add(every)
+			timer.Reset(every)
 		}
 	}
 }

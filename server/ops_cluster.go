@@ -21,6 +21,6 @@ func clusterOperations(metrics *ops.Metrics, ready *ops.Ready, mgr *live.Manager
 		func() int64 { return mgr.Stats().Claims })
 	metrics.Counter("fenced_writes_total", "Writes of this node's tables the fence refused: the game had moved to another node.",
 		func() int64 { return mgr.Stats().Fenced })
-	metrics.Counter("lease_renewals_late_total", "Lease renewals that failed, were skipped or took longer than the time between two.",
+	metrics.Counter("lease_renewals_late_total", "Lease renewals that failed, were skipped, started more than a period late or took longer than the time between two.",
 		func() int64 { return mgr.Stats().LateRenewals })
 }
