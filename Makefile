@@ -3,7 +3,7 @@ GO ?= go
 DATA ?= data
 ADDR ?= 127.0.0.1:8080
 
-.PHONY: run test test-browser cluster-test lint generate check-generated bench report loadtest fuzz transfer screenshots
+.PHONY: run test test-quick test-browser cluster-test lint generate check-generated bench report loadtest fuzz transfer screenshots
 
 run:
 	$(GO) run ./cmd/bullshit serve --addr $(ADDR) --data $(DATA)
@@ -19,6 +19,11 @@ test:
 	$(GO) test -count=1 -timeout 30m ./web/browser
 	$(GO) test -count=1 -run 'TestRandomGamesKeepInvariants|TestViewKeepsSecrets' ./engine
 
+# Every package but the browser's, without the race detector: the quick
+# check while working. make test is what must pass.
+test-quick:
+	$(GO) test -count=1 $$($(GO) list ./... | grep -v /web/browser)
+
 # The browser tests alone, naming each as it runs.
 test-browser:
 	$(GO) test -count=1 -timeout 40m -v ./web/browser
@@ -26,7 +31,8 @@ test-browser:
 # The failover test of the real binary (clustertest/): three serve processes
 # on one PostgreSQL, killed, paused, restarted and cut off while bots and API
 # players play, then every stored game checked. It needs
-# BULLSHIT_TEST_POSTGRES (it skips without) and takes a few minutes; make
+# BULLSHIT_TEST_POSTGRES (it skips without, and fails if the binary lacks
+# any part of the cluster it checks) and takes a few minutes; make
 # test's raced run skips it, as its processes are built without the race
 # detector anyway.
 cluster-test:

@@ -70,7 +70,7 @@ func TestFailover(t *testing.T) {
 	dbURL := storetest.PostgresURL(t)
 	c := newCluster(t, dbURL, nodes, lease, speed)
 	if missing := c.missingFlags(); len(missing) > 0 {
-		t.Skipf("the serve command has no %s flags yet (issue 20's mesh and ownership parts)", strings.Join(missing, ", "))
+		t.Fatalf("the serve command has no %s flags", strings.Join(missing, ", "))
 	}
 	for _, nd := range c.nodes {
 		c.start(nd)
@@ -84,12 +84,11 @@ func TestFailover(t *testing.T) {
 	}
 	defer st.Close()
 	if _, err := st.DB().ExecContext(t.Context(), "SELECT owner, epoch FROM games LIMIT 0"); err != nil {
-		t.Skipf("the games have no owner and epoch yet (issue 20's ownership part): %v", err)
+		t.Fatalf("the games have no owner and epoch: %v", err)
 	}
 	var leases int
 	if err := st.DB().QueryRowContext(t.Context(), "SELECT count(*) FROM nodes").Scan(&leases); err != nil || leases == 0 {
-		t.Skipf("no node holds a lease (%d, %v): server.Assemble gives live.Config no Cluster yet (issue 20's wiring)",
-			leases, err)
+		t.Fatalf("no node holds a lease (%d, %v): the nodes don't run as a cluster", leases, err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	var wg sync.WaitGroup

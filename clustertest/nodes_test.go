@@ -280,7 +280,7 @@ func (c *cluster) waitReady(nd *node, within time.Duration) {
 				return
 			}
 			if resp.StatusCode == http.StatusNotFound {
-				c.t.Skipf("%s has no /readyz (issue 20's operations part): the test needs it to know a node is ready", nd.name)
+				c.t.Fatalf("%s has no /readyz: the test needs it to know a node is ready", nd.name)
 			}
 			last = fmt.Sprintf("%d %s", resp.StatusCode, strings.TrimSpace(string(b)))
 		} else {
