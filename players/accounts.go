@@ -196,26 +196,26 @@ func passwordMatches(encoded, password string) bool {
 // often or must still wait for the name. Every attempt counts as a failure
 // until settle says otherwise, so that checks under way at once can't all
 // pass the same count; prev is what settle needs to give it back.
-func (s *Service) attempt(key, addr string) (prev time.Time, err error) {
+func (s *Service) attempt(key, addr string) (prev tried, err error) {
 	now := s.now()
 	if wait := s.byAddr.take(addr, now); wait > 0 {
-		return time.Time{}, throttled(wait, "Too many failed sign-ins from your address: try again in %s.")
+		return tried{}, throttled(wait, "Too many failed sign-ins from your address: try again in %s.")
 	}
 	wait, prev := s.byName.take(key, addr, now)
 	if wait > 0 {
 		s.byAddr.refund(addr)
-		return time.Time{}, throttled(wait, "Too many failed sign-ins: try again in %s.")
+		return tried{}, throttled(wait, "Too many failed sign-ins: try again in %s.")
 	}
 	return prev, nil
 }
 
 // settle gives back an attempt that was not a failure: a right password
-// (which clears the name's failures, but only gives back its own attempt
-// from the address, or an attacker's own account would clear it), or a check
-// that never happened (a database or context error).
-func (s *Service) settle(key, addr string, prev time.Time, clearName bool) {
+// (which clears the address's failures for the name, but only gives back its
+// own attempt from the address, or an attacker's own account would clear
+// it), or a check that never happened (a database or context error).
+func (s *Service) settle(key, addr string, prev tried, clearName bool) {
 	if clearName {
-		s.byName.clear(key)
+		s.byName.clear(key, addr)
 	} else {
 		s.byName.refund(key, addr, prev)
 	}

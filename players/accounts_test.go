@@ -376,3 +376,33 @@ func TestSignInThrottleTogether(t *testing.T) {
 		t.Errorf("passwords checked from %d new addresses: got %d, want %d", tries, n, tries)
 	}
 }
+
+// TestSignInThrottleOwnersTypoUnderAttack: strangers failing a name from many
+// addresses don't set the wait of the owner's own address. After 30 of them,
+// the owner's one typo costs at most a few seconds, then the right password
+// signs in. (The name's total used to set it: 15 minutes.)
+func TestSignInThrottleOwnersTypoUnderAttack(t *testing.T) {
+	f := newFixture(t)
+	f.signUp(t, "Alice", "correct horse")
+	for i := range 30 {
+		if _, err := f.svc.SignIn(f.ctx, "Alice", "wrong horse", fmt.Sprintf("10.9.0.%d", i)); !errors.Is(err, ErrBadCredentials) {
+			t.Fatalf("a stranger's failure %d: got %v, want %v", i+1, err, ErrBadCredentials)
+		}
+	}
+	const owner = "10.0.0.7"
+	if _, err := f.svc.SignIn(f.ctx, "alice", "correct hose", owner); !errors.Is(err, ErrBadCredentials) {
+		t.Fatalf("the owner's typo: got %v, want %v", err, ErrBadCredentials)
+	}
+	_, err := f.svc.SignIn(f.ctx, "Alice", "correct horse", owner)
+	var e *Error
+	if errors.As(err, &e) && e.Code == CodeThrottled {
+		if e.RetryAfter > 3*time.Second {
+			t.Fatalf("the owner's right password after one typo: got a wait of %v, want at most 3s", e.RetryAfter)
+		}
+		f.clock.advance(e.RetryAfter)
+		_, err = f.svc.SignIn(f.ctx, "Alice", "correct horse", owner)
+	}
+	if err != nil {
+		t.Fatalf("the owner's right password after one typo: got %v, want signed in", err)
+	}
+}

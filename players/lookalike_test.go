@@ -30,6 +30,9 @@ func TestSignUpRefusesLookalikes(t *testing.T) {
 		{"AIice", CodeConflict, `looks too much like "Alice"`}, // a capital I for the l
 		{"A1ice", CodeConflict, `looks too much like "Alice"`},
 		{"B0B", CodeConflict, `looks too much like "Bob"`},
+		{"Аӏісе", CodeConflict, `looks too much like "Alice"`}, // all Cyrillic, a palochka for the l
+		{"Βοβ", CodeConflict, `looks too much like "Bob"`},     // all Greek
+		{"Вов", CodeConflict, `looks too much like "Bob"`},     // all Cyrillic
 	}
 	for i, tt := range tests {
 		_, err := f.svc.SignUp(f.ctx, tt.name, "correct horse", fmt.Sprintf("10.3.0.%d", i))
@@ -38,7 +41,7 @@ func TestSignUpRefusesLookalikes(t *testing.T) {
 			t.Errorf("signing up %q: got %v, want %s saying %q", tt.name, err, tt.code, tt.says)
 		}
 	}
-	for _, name := range []string{"Alicia", "Bobby", "Ольга", "Ann שלום"} {
+	for _, name := range []string{"Alicia", "Bobby", "Rob", "Ann", "Anna", "Ольга", "Вова", "Ann שלום"} {
 		f.signUp(t, name, "correct horse")
 	}
 }

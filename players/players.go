@@ -67,10 +67,11 @@ const (
 // The sign-in throttle (see docs/decisions.md). A name's first NameFailures
 // failures are free; past them an address that has failed for the name waits
 // NameBackoff after its last attempt, doubled for each further failure of
-// the name, at most MaxNameWait, while an address that has not failed for it
-// isn't slowed. An address may fail AddressFailures times, whatever the
-// names, within FailureWindow. A name or an address is forgotten after a
-// FailureWindow without failures.
+// the name, at most MaxNameWait, but at most NameBackoff after its own first
+// failure and 32 times that after its second; an address that has not failed
+// for it isn't slowed. An address may fail AddressFailures times, whatever
+// the names, within FailureWindow. A name's failures (and each address's
+// for it) are forgotten after FailureWindow plus MaxNameWait without one.
 const (
 	NameFailures    = 5
 	NameBackoff     = time.Second

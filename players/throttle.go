@@ -100,14 +100,18 @@ func (t *throttle) size() int {
 }
 
 // backoff slows a name down once it has failed free times, rather than
-// locking it. It counts a name's failures from every address, and for each
-// address the name failed from, when it last tried. An address that has
+// locking it. It counts a name's failures from every address, and each
+// address's own failures for it and when it last tried. An address that has
 // not failed for the name is never slowed by it, so its owner can always
 // sign in from an address of their own however many others fail. An
 // address that has failed waits, after its own last attempt, base doubled
-// for every failure of the name past free, at most max: each address waits
-// on its own clock, so no other address can take its turn. A name quiet for
-// window is forgotten, and so is an address's last attempt after window.
+// for every failure of the name past free, at most max; but its own
+// failures bound how many of the name's it is charged for (see delay), so
+// others' failures can't make one typo cost the longest wait. Each address
+// waits on its own clock, so no other address can take its turn. A name
+// quiet for window plus the longest wait is forgotten with its addresses,
+// and so is an address quiet that long: one that sits out its wait comes
+// back to the same wait.
 type backoff struct {
 	free      int
 	base, max time.Duration
@@ -119,12 +123,26 @@ type backoff struct {
 	names map[string]*slowed
 }
 
-// slowed is one name's failures, n in all and when each address last
-// tried.
+// ownStep is how many of a name's failures past the free ones an address
+// is charged for per failure of its own after its first: its first costs
+// it at most base, its second at most 32 times that, and so on to max. So
+// under a distributed guess each address gets a few guesses before it
+// waits the longest, as before, and the owner's typo costs seconds.
+const ownStep = 5
+
+// slowed is one name's failures, n in all, when the last was, and each
+// address's own.
 type slowed struct {
 	n     int
 	last  time.Time
-	addrs map[string]time.Time
+	addrs map[string]tried
+}
+
+// tried is one address's failures for a name, n since it was last cleared
+// or forgotten, and when it last tried.
+type tried struct {
+	n    int
+	last time.Time
 }
 
 func newBackoff(free int, base, max, window time.Duration, maxKeys, maxAddrs int) *backoff {
@@ -132,9 +150,16 @@ func newBackoff(free int, base, max, window time.Duration, maxKeys, maxAddrs int
 		names: make(map[string]*slowed)}
 }
 
-// delay is how long an address that failed waits after its last attempt
-// when the name has failed n times.
-func (b *backoff) delay(n int) time.Duration {
+// keep is how long a quiet name is remembered: a window past the longest
+// wait, so that waiting it out doesn't wipe the count.
+func (b *backoff) keep() time.Duration { return b.window + b.max }
+
+// delay is how long an address that failed own times waits after its last
+// attempt when the name has failed n times: base doubled for every failure
+// of the name past free, counting at most ownStep more of them for each of
+// its own after its first.
+func (b *backoff) delay(n, own int) time.Duration {
+	n = min(n, b.free+ownStep*(own-1))
 	if n < b.free {
 		return 0
 	}
@@ -152,11 +177,11 @@ func (b *backoff) delay(n int) time.Duration {
 // counts nothing). As with throttle, the check and the count are one step,
 // and an attempt that turns out well is given back (refund, clear); prev is
 // what refund needs to give this one back.
-func (b *backoff) take(name, addr string, now time.Time) (wait time.Duration, prev time.Time) {
+func (b *backoff) take(name, addr string, now time.Time) (wait time.Duration, prev tried) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := b.names[name]
-	if s != nil && !now.Before(s.last.Add(b.window)) {
+	if s != nil && !now.Before(s.last.Add(b.keep())) {
 		delete(b.names, name)
 		s = nil
 	}
@@ -164,29 +189,31 @@ func (b *backoff) take(name, addr string, now time.Time) (wait time.Duration, pr
 		if len(b.names) >= b.maxKeys {
 			b.evict(now)
 		}
-		s = &slowed{addrs: make(map[string]time.Time)}
+		s = &slowed{addrs: make(map[string]tried)}
 		b.names[name] = s
 	}
 	prev, failed := s.addrs[addr]
-	if failed && now.Before(prev.Add(b.window)) {
-		if next := prev.Add(b.delay(s.n)); now.Before(next) {
-			return next.Sub(now), time.Time{}
+	switch {
+	case !failed:
+		if len(s.addrs) >= b.maxAddrs {
+			forgetOldest(s.addrs)
 		}
-	} else {
-		prev = time.Time{}
-	}
-	if _, ok := s.addrs[addr]; !ok && len(s.addrs) >= b.maxAddrs {
-		forgetOldest(s.addrs)
+	case !now.Before(prev.last.Add(b.keep())):
+		prev = tried{} // quiet long enough to be forgotten, as a name is
+	default:
+		if next := prev.last.Add(b.delay(s.n, prev.n)); now.Before(next) {
+			return next.Sub(now), tried{}
+		}
 	}
 	s.n++
 	s.last = now
-	s.addrs[addr] = now
+	s.addrs[addr] = tried{n: prev.n + 1, last: now}
 	return 0, prev
 }
 
 // refund gives back an attempt take counted (a check that never happened),
-// putting addr's last attempt back to prev.
-func (b *backoff) refund(name, addr string, prev time.Time) {
+// putting addr back to prev.
+func (b *backoff) refund(name, addr string, prev tried) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	s := b.names[name]
@@ -194,21 +221,31 @@ func (b *backoff) refund(name, addr string, prev time.Time) {
 		return
 	}
 	s.n = max(0, s.n-1)
-	if prev.IsZero() {
+	if prev.n == 0 {
 		delete(s.addrs, addr)
 	} else {
 		s.addrs[addr] = prev
 	}
 }
 
-// clear forgets a name's failures, after its right password.
-func (b *backoff) clear(name string) {
+// clear forgets addr's failures for a name, after its right password, and
+// takes them off the name's count. Others' stay: the owner signing in
+// doesn't give an attacker's addresses a fresh start.
+func (b *backoff) clear(name, addr string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	delete(b.names, name)
+	s := b.names[name]
+	if s == nil {
+		return
+	}
+	s.n = max(0, s.n-s.addrs[addr].n)
+	delete(s.addrs, addr)
+	if len(s.addrs) == 0 {
+		delete(b.names, name)
+	}
 }
 
-// evict makes room for one name: those quiet for the window go first, then
+// evict makes room for one name: those quiet long enough go first, then
 // the one quiet longest.
 func (b *backoff) evict(now time.Time) {
 	var (
@@ -216,7 +253,7 @@ func (b *backoff) evict(now time.Time) {
 		oldestAt time.Time
 	)
 	for k, s := range b.names {
-		if !now.Before(s.last.Add(b.window)) {
+		if !now.Before(s.last.Add(b.keep())) {
 			delete(b.names, k)
 			continue
 		}
@@ -230,14 +267,14 @@ func (b *backoff) evict(now time.Time) {
 }
 
 // forgetOldest removes the address that tried longest ago.
-func forgetOldest(addrs map[string]time.Time) {
+func forgetOldest(addrs map[string]tried) {
 	var (
 		oldest   string
 		oldestAt time.Time
 	)
-	for a, at := range addrs {
-		if oldest == "" || at.Before(oldestAt) {
-			oldest, oldestAt = a, at
+	for a, t := range addrs {
+		if oldest == "" || t.last.Before(oldestAt) {
+			oldest, oldestAt = a, t.last
 		}
 	}
 	delete(addrs, oldest)

@@ -116,12 +116,12 @@ func TestBackoff(t *testing.T) {
 		}
 	}
 	// An address that hasn't failed for the name goes at once, and then
-	// waits like the others; another name is untouched.
+	// waits by its own failures, not the name's; another name is untouched.
 	if w, _ := b.take("ann", "b", now); w != 0 {
 		t.Errorf("a new address: got a wait of %v, want none", w)
 	}
-	if w, _ := b.take("ann", "b", now); w != 10*time.Second {
-		t.Errorf("the new address again: got a wait of %v, want 10s", w)
+	if w, _ := b.take("ann", "b", now); w != time.Second {
+		t.Errorf("the new address again: got a wait of %v, want 1s", w)
 	}
 	if w, _ := b.take("bea", "a", now); w != 0 {
 		t.Errorf("another name: got a wait of %v, want none", w)
@@ -132,16 +132,59 @@ func TestBackoff(t *testing.T) {
 	if w, _ := b.take("ann", "c", now); w != 0 {
 		t.Errorf("an address whose only attempt was refunded: got a wait of %v, want none", w)
 	}
-	// The right password clears the name; a quiet window forgets it.
-	b.clear("ann")
+	// The right password clears its address, which is new again (the
+	// name's free failures used by b and c), not the others.
+	b.clear("ann", "a")
 	if w, _ := b.take("ann", "a", now); w != 0 {
 		t.Errorf("after clear: got a wait of %v, want none", w)
 	}
+	if w, _ := b.take("ann", "a", now); w != time.Second {
+		t.Errorf("after clear, again: got a wait of %v, want 1s", w)
+	}
+	if w, _ := b.take("ann", "b", now); w != time.Second {
+		t.Errorf("another address after clear: got a wait of %v, want 1s", w)
+	}
+	// A name quiet for the window past the longest wait is forgotten: its
+	// free failures are free again. A window alone isn't enough.
 	b.take("bea", "a", now)
-	b.take("bea", "a", now)
-	b.take("bea", "a", now)
-	if w, _ := b.take("bea", "a", now.Add(15*time.Minute)); w != 0 {
-		t.Errorf("after a quiet window: got a wait of %v, want none", w)
+	b.take("bea", "a", now) // its 3 free failures
+
+	later := now.Add(15 * time.Minute)
+	if w, _ := b.take("bea", "a", later); w != 0 {
+		t.Fatalf("once the wait is over: got a wait of %v, want none", w)
+	}
+	if w, _ := b.take("bea", "a", later); w != 2*time.Second {
+		t.Errorf("after a quiet window: got a wait of %v, want 2s", w)
+	}
+	later = later.Add(15*time.Minute + 10*time.Second)
+	for i := range 3 {
+		if w, _ := b.take("bea", "a", later); w != 0 {
+			t.Errorf("free failure %d after the name is forgotten: got a wait of %v, want none", i+1, w)
+		}
+	}
+}
+
+// TestBackoffOwnFailures: under a guess from many addresses, an address's
+// wait is bounded by its own failures (its first costs at most base, its
+// second ownStep doublings more, then the most), so one typo costs seconds
+// while a guessing address soon waits the longest.
+func TestBackoffOwnFailures(t *testing.T) {
+	start := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	b := newBackoff(5, time.Second, 15*time.Minute, 15*time.Minute, 100, 100)
+	for i := range 30 {
+		if w, _ := b.take("ann", strconv.Itoa(i), start); w != 0 {
+			t.Fatalf("address %d's first failure: got a wait of %v, want none", i, w)
+		}
+	}
+	now := start
+	for i, want := range []time.Duration{time.Second, 32 * time.Second, 15 * time.Minute, 15 * time.Minute} {
+		if w, _ := b.take("ann", "owner", now); w != 0 {
+			t.Fatalf("failure %d once its wait is over: got a wait of %v, want none", i+1, w)
+		}
+		if w, _ := b.take("ann", "owner", now); w != want {
+			t.Errorf("after failure %d of its own: got a wait of %v, want %v", i+1, w, want)
+		}
+		now = now.Add(want)
 	}
 }
 

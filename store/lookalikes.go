@@ -60,6 +60,23 @@ func nameLookalikes(dialect string) migrate.Migration {
 	}
 }
 
+// refillLookalikes is a migration computing every account's look-alike key
+// again, for a change to lookalike.Key: the stored keys were computed by the
+// old one, and a name that now looks like another's would pass the check
+// against them. Like nameLookalikes it can run again, and the newer of two
+// stored names that now look alike is grandfathered.
+func refillLookalikes(name, comment string) migrate.Migration {
+	return migrate.Migration{
+		Name:    name,
+		Comment: comment,
+		Up: func(ctx context.Context, m *migrate.Migrator, _ *migrate.Migration) error {
+			return m.DB().RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error { return fillLookalikes(ctx, tx) })
+		},
+		// Keys computed afresh are the keys there are: nothing to undo.
+		Down: func(context.Context, *migrate.Migrator, *migrate.Migration) error { return nil },
+	}
+}
+
 func addLookalikeColumn(ctx context.Context, tx bun.Tx, dialect string) error {
 	if dialect == Postgres {
 		_, err := tx.ExecContext(ctx, "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS name_lookalike TEXT")

@@ -55,3 +55,60 @@ func TestNameLookalikes(t *testing.T) {
 		}
 	})
 }
+
+// TestLookalikesRecomputed: keys stored by an older lookalike.Key are
+// computed again by the migration for the new one, on each dialect: a
+// Cyrillic "Аӏісе" and a Greek "Βοβ" stored beside Alice and Bob under the
+// old keys are grandfathered, and no new name passes for Alice or Bob by
+// them.
+func TestLookalikesRecomputed(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		url := db.url(t)
+		first, err := Open(ctx, url)
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		// As the old key stored them: the palochka as i, β as ß.
+		for _, a := range []Account{
+			{Name: "Alice", NameKey: "alice", Lookalike: "alice"},
+			{Name: "Bob", NameKey: "bob", Lookalike: "bob"},
+			{Name: "Аӏісе", NameKey: "аӏісе", Lookalike: "aiice"},
+			{Name: "Βοβ", NameKey: "βοβ", Lookalike: "boss"},
+		} {
+			a.PasswordHash, a.CreatedAt = "h", base
+			if err := first.CreateAccount(ctx, &a); err != nil {
+				t.Fatalf("CreateAccount(%s): %v", a.Name, err)
+			}
+		}
+		if _, err := first.DB().NewDelete().Table("bun_migrations").Where("name = ?", lookalikeReadAs.Name).Exec(ctx); err != nil {
+			t.Fatalf("forget the migration: %v", err)
+		}
+		first.Close()
+
+		s := openStore(t, url)
+		for _, tt := range []struct{ name, key string }{
+			{"alice", lookalike.Key("Alice")},
+			{"bob", lookalike.Key("Bob")},
+			{"аӏісе", grandfathered(lookalike.Key("Alice"), 3)},
+			{"βοβ", grandfathered(lookalike.Key("Bob"), 4)},
+		} {
+			a, err := s.AccountByName(ctx, tt.name)
+			if err != nil {
+				t.Fatalf("AccountByName(%s): %v", tt.name, err)
+			}
+			if a.Lookalike != tt.key {
+				t.Errorf("%s's look-alike key: got %+q, want %+q", tt.name, a.Lookalike, tt.key)
+			}
+		}
+		for look, want := range map[string]string{"Аӏісе": "Alice", "Βοβ": "Bob"} {
+			if a, err := s.AccountByLookalike(ctx, lookalike.Key(look)); err != nil || a.Name != want {
+				t.Errorf("the account %s looks like: got %v, %v; want %s", look, a, err, want)
+			}
+		}
+		err = s.CreateAccount(ctx, &Account{Name: "Вов", NameKey: "вов", Lookalike: lookalike.Key("Вов"), PasswordHash: "h", CreatedAt: base})
+		if !errors.Is(err, ErrDuplicate) {
+			t.Errorf("an account whose name looks like Bob's: got %v, want ErrDuplicate", err)
+		}
+	})
+}

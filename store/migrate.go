@@ -67,7 +67,8 @@ func (s *Store) migrations() (*migrate.Migrations, error) {
 // (after a crash between a migration's commit and its mark, or by servers
 // starting together on one SQLite file): SQLite has no ADD COLUMN IF NOT
 // EXISTS, so adding a column checks for it first, in the same transaction.
-// The accounts' look-alike keys are computed in Go.
+// The accounts' look-alike keys are computed in Go, and computed again by a
+// new migration whenever lookalike.Key changes.
 var goMigrations = map[string][]migrate.Migration{
 	SQLite: {
 		sqliteAddColumn("20261201000001", "rules", "games", "rules", "INTEGER NOT NULL DEFAULT 1"),
@@ -75,9 +76,14 @@ var goMigrations = map[string][]migrate.Migration{
 		nameLookalikes(SQLite),
 		sqliteAddColumn("20261202000001", "owner", "games", "owner", "TEXT NOT NULL DEFAULT ''"),
 		sqliteAddColumn("20261202000002", "epoch", "games", "epoch", "INTEGER NOT NULL DEFAULT 0"),
+		lookalikeReadAs,
 	},
-	Postgres: {nameLookalikes(Postgres)},
+	Postgres: {nameLookalikes(Postgres), lookalikeReadAs},
 }
+
+// lookalikeReadAs recomputes the look-alike keys for lookalike.Key reading
+// the palochka as l and Greek and Cyrillic small letters as their capitals.
+var lookalikeReadAs = refillLookalikes("20261206120000", "lookalike_read_as")
 
 // sqliteAddColumn is a migration adding a column to a SQLite table unless
 // it is there already.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -41,8 +42,73 @@ func Skeleton(s string) string {
 // tells them apart (a capital I is a small l's look-alike, "AIice" is
 // "Alice"), the fold drops case as the names' comparison does, and the
 // second maps what folding brought in.
+//
+// Before that, a few letters are read as what they look like where Unicode's
+// prototypes miss it (readAs): UTS #39 alone let a name written wholly in
+// Cyrillic or Greek pass for an account's ("Аӏісе" for "Alice", "Βοβ" for
+// "Bob").
 func Key(name string) string {
-	return Skeleton(cases.Fold().String(Skeleton(name)))
+	return Skeleton(cases.Fold().String(Skeleton(readAsString(name))))
+}
+
+// readAs maps a letter to the Latin letter it is read as, where its
+// prototype says otherwise or nothing:
+//
+//   - the Cyrillic palochka, small ӏ: confusables.txt gives it "i", but it
+//     is a bare stroke drawn as l (its capital Ӏ, already "l"); the dotted
+//     і and the Greek ι keep "i", as folding i with l would make "Kai" and
+//     "Kal" one name;
+//   - a small Greek or Cyrillic letter that passes for no Latin letter of
+//     its own is read as the Latin letter its capital passes for: β as b
+//     (Β is B), в, м, н, т (drawn as small capitals) as b, m, h, t. A name
+//     is one account whatever its case, and "Βοβ" is "ΒΟΒ", which is "BOB".
+//     Letters that pass for a Latin letter of their own (ο, ρ, ν, а, с, у)
+//     keep it.
+var readAs = capitalReadings(map[rune]rune{'ӏ': 'l'}, unicode.Greek, unicode.Cyrillic)
+
+// capitalReadings adds to m the small letters of the scripts that are read
+// as their capitals (see readAs).
+func capitalReadings(m map[rune]rune, scripts ...*unicode.RangeTable) map[rune]rune {
+	latin := func(s string) (rune, bool) {
+		if len(s) == 1 && unicode.IsLetter(rune(s[0])) && s[0] < utf8.RuneSelf {
+			return rune(s[0]), true
+		}
+		return 0, false
+	}
+	add := func(r rune) {
+		if _, done := m[r]; done || !unicode.IsLower(r) {
+			return
+		}
+		if _, ok := latin(Skeleton(string(r))); ok {
+			return
+		}
+		if c, ok := latin(Skeleton(string(unicode.ToUpper(r)))); ok && unicode.IsUpper(c) {
+			m[r] = unicode.ToLower(c)
+		}
+	}
+	for _, table := range scripts {
+		for _, rr := range table.R16 {
+			for r := rune(rr.Lo); r <= rune(rr.Hi); r += rune(rr.Stride) {
+				add(r)
+			}
+		}
+		for _, rr := range table.R32 {
+			for r := rune(rr.Lo); r <= rune(rr.Hi); r += rune(rr.Stride) {
+				add(r)
+			}
+		}
+	}
+	return m
+}
+
+// readAsString is s, decomposed, with readAs applied.
+func readAsString(s string) string {
+	return strings.Map(func(r rune) rune {
+		if to, ok := readAs[r]; ok {
+			return to
+		}
+		return r
+	}, norm.NFD.String(s))
 }
 
 // Uncommon reports whether r is a letter or mark Unicode keeps out of

@@ -27,6 +27,18 @@ func TestKey(t *testing.T) {
 		{"Alice", "Alicia", false},
 		{"Zoë", "Zoe", false},
 		{"Bob", "Rob", false},
+		// Whole-script look-alikes: a Cyrillic palochka drawn as l, and
+		// small letters read as their capitals (Βοβ is ΒΟΒ, BOB).
+		{"Аӏісе", "Alice", true},
+		{"АӀІСЕ", "alice", false},
+		{"Βοβ", "Bob", true},
+		{"Вов", "Bob", true},
+		{"Тот", "Tot", true},
+		{"Ann", "Anna", false},
+		{"Kai", "Kal", false}, // a dotted i isn't an l
+		{"Eli", "Ell", false},
+		{"Вова", "Bob", false},
+		{"Ольга", "Olga", false},
 	}
 	for _, tt := range tests {
 		if same := Key(tt.a) == Key(tt.b); same != tt.same {
@@ -91,5 +103,20 @@ func TestUncommon(t *testing.T) {
 func TestTablesMatchGo(t *testing.T) {
 	if Version != unicode.Version {
 		t.Errorf("the tables are Unicode %s, Go's %s: regenerate them from that version's files (see gen)", Version, unicode.Version)
+	}
+}
+
+// TestReadAs: the letters read otherwise than their prototypes say, and
+// some that keep their own.
+func TestReadAs(t *testing.T) {
+	for r, want := range map[rune]rune{'ӏ': 'l', 'β': 'b', 'в': 'b', 'м': 'm', 'н': 'h', 'т': 't', 'к': 'k'} {
+		if got, ok := readAs[r]; !ok || got != want {
+			t.Errorf("readAs[%q U+%04X]: got %q (%v), want %q", r, r, got, ok, want)
+		}
+	}
+	for _, r := range []rune{'ι', 'і', 'ı', 'ο', 'ν', 'ρ', 'а', 'о', 'с', 'у', 'Β', 'В', 'Ӏ'} {
+		if got, ok := readAs[r]; ok {
+			t.Errorf("readAs[%q U+%04X]: got %q, want none", r, r, got)
+		}
 	}
 }
