@@ -75,13 +75,10 @@ func (t *table) resumeAfterDown() {
 // shiftClocks moves the seats' decision clocks on by the time the server
 // was down, as the engine moves its deadlines.
 func (t *table) shiftClocks(down time.Duration) {
+	t.clock.Shift(down)
 	for i := range t.pending {
-		p := &t.pending[i]
-		if !p.active {
-			continue
-		}
-		p.since = p.since.Add(down)
-		if !p.taken.IsZero() {
+		// Zero unless the seat is deciding (moved).
+		if p := &t.pending[i]; !p.taken.IsZero() {
 			p.taken = p.taken.Add(down)
 		}
 	}

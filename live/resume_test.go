@@ -98,7 +98,7 @@ func (f *fixture) decidingSince(id string, seat int) time.Time {
 	f.t.Helper()
 	var since time.Time
 	if _, err := f.m.do(f.ctx, id, func(t *table) error {
-		since = t.pending[seat].since
+		_, since, _ = t.clock.Deciding(seat)
 		return nil
 	}); err != nil {
 		f.t.Fatal(err)

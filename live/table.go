@@ -39,12 +39,10 @@ type request struct {
 	mayBeStored bool
 }
 
-// pending is the decision a seat is making and since when, which sets when a
-// bot playing it moves and when a person is marked away.
+// pending is what the table notes of a seat's decision beside the driver's
+// clock (table.clock), which has what it is and since when: that sets when
+// a bot playing it moves and when a person is marked away.
 type pending struct {
-	active bool
-	key    drive.Decision
-	since  time.Time
 	// taken is when a bot took the decision over from a person (away, or
 	// handed over): the bot moves no earlier.
 	taken time.Time
@@ -92,7 +90,10 @@ type table struct {
 	actions kept
 	// at is the latest time the state has been brought to: moves are never
 	// applied earlier.
-	at      time.Time
+	at time.Time
+	// clock is each seat's decision and since when, by the driver's rule;
+	// pending the rest of what the table notes of it.
+	clock   drive.Clock
 	pending []pending
 	bots    []*bot.Bot
 	results []engine.Place
@@ -277,11 +278,11 @@ func (t *table) catchUp(now time.Time) {
 	}
 }
 
-// next is the earliest thing the table must do by itself. A deadline goes
-// before a move due at the same moment, as the engine settles it first
-// (drive.First); of bots due together, the lower seat moves first. A bot's
-// think runs from the moment its decision became its own: a live table
-// can't stamp a move in the past, as the simulator's driver does.
+// next is the earliest thing the table must do by itself. A bot moves by
+// the driver's rule, as the simulator's do: its think runs from the moment
+// its decision became its own (drive.Clock); a deadline goes before a move
+// due at the same moment, as the engine settles it first (drive.First); of
+// bots due together, the lower seat moves first.
 func (t *table) next() event {
 	var best event
 	consider := func(e event) {
@@ -312,15 +313,16 @@ func (t *table) next() event {
 	}
 	pace := t.game.Options.Pace
 	for seat, p := range t.pending {
-		if !p.active || p.stuck {
+		key, since, ok := t.clock.Deciding(seat)
+		if !ok || p.stuck {
 			continue
 		}
 		switch {
 		case t.botPlays(seat):
-			due := later(p.since.Add(engine.ThinkTime(p.key.Think, pace)), p.taken)
-			consider(event{kind: evBot, seat: seat, at: later(due, t.retryAt)})
-		case p.key.Think == engine.ThinkTurn || p.key.Think == engine.ThinkGive:
-			consider(event{kind: evAway, seat: seat, at: later(p.since.Add(t.game.AwayAfter), t.retryAt)})
+			due, _ := t.clock.Due(seat, engine.ThinkTime(key.Think, pace))
+			consider(event{kind: evBot, seat: seat, at: later(later(due, p.taken), t.retryAt)})
+		case key.Think == engine.ThinkTurn || key.Think == engine.ThinkGive:
+			consider(event{kind: evAway, seat: seat, at: later(since.Add(t.game.AwayAfter), t.retryAt)})
 		}
 	}
 	return best
@@ -410,21 +412,10 @@ func (t *table) ticked(d time.Time) {
 // moved notes a change of the state made at time at: each seat's decision,
 // and whether the game is over.
 func (t *table) moved(at time.Time) {
-	var deciding [engine.MaxSeats]bool
-	phase, plays := t.state.Phase(), t.state.Plays()
-	var buf [engine.MaxSeats]engine.Decider
-	for _, d := range t.state.AppendDeciding(buf[:0]) {
-		// A listener still thinking through the grace after a first call
-		// keeps its moment, so a bot as quick as the first caller calls
-		// with it.
-		key := drive.DecisionOf(phase, plays, d.Think)
-		if p := &t.pending[d.Seat]; !p.active || p.key != key {
-			*p = pending{active: true, key: key, since: at}
-		}
-		deciding[d.Seat] = true
-	}
+	// A decision begun or ended here starts with nothing taken or stuck.
+	renewed := t.clock.Changed(t.state, at)
 	for seat := range t.pending {
-		if !deciding[seat] {
+		if renewed[seat] {
 			t.pending[seat] = pending{}
 		}
 	}

@@ -373,11 +373,13 @@ func playFixture(fg fixtureGame, opts engine.Options, start time.Time) (*engine.
 	rng := rand.New(rand.NewPCG(fg.seed, 8))
 	var actions []Action
 	t := drive.New(s, start, func(d engine.Decider) time.Duration { return engine.ThinkTime(d.Think, opts.Pace) })
-	// settled: the last change was a deadline, not a move.
+	// settled: the last change was a deadline, not a move, settled at
+	// settledAt.
 	settled := false
+	var settledAt time.Time
 	settle := func(d time.Time) {
 		t.Settle(d)
-		settled = true
+		settled, settledAt = true, d
 	}
 	for !s.Over() && (fg.stopAfter == 0 || len(actions) < fg.stopAfter) {
 		next := t.Next()
@@ -393,7 +395,7 @@ func playFixture(fg fixtureGame, opts engine.Options, start time.Time) (*engine.
 		case d.Think == engine.ThinkGive && rng.IntN(4) < fg.edgy:
 			at = s.Deadline().Add(-time.Millisecond)
 		case d.Think == engine.ThinkTurn && settled && rng.IntN(4) < fg.edgy:
-			at = t.Since().Add(time.Millisecond)
+			at = settledAt.Add(time.Millisecond)
 		}
 		v := s.View(d.Seat)
 		a, ok := bots[d.Seat].Choose(v)

@@ -1,29 +1,25 @@
 // Package drive is the one rule of who acts next at a table and when, for
 // the seats that think on a clock (bots, and the simulator's scripted
 // people). The simulator, the tests and the benchmarks drive whole games by
-// it (Table, Play); the live tables and the API client, which play on a
-// real clock, share its decisions (Decision) and its deadline rule (First).
+// it (Table, Play); the live tables keep its Clock and order their bots'
+// moves by it, and the API client shares its decisions (Decision), so the
+// simulator's minutes are the minutes a live table runs.
 //
 // The rule:
-//   - Every seat deciding has been thinking since the table last moved on
-//     for everyone (Table.Since): the deal, a deadline settled, a play, a
-//     call that turns the cards up and a hand-over move it on. A pass does
-//     not (the others were thinking meanwhile), nor does a call held open
-//     for the grace, in which a listener as quick may call too; so after
-//     the last pass closes a window the next player has been thinking since
-//     the play.
-//   - Of the seats deciding, the quickest thinker acts first, when its think
-//     time has run from then; equal think times go in seat order, as the
-//     engine names them. Its move is stamped with that moment and the clock
-//     moves on to it, even when the engine takes the move as made later (at
-//     its last change: a player whose think time ran out inside the window
-//     plays the moment the last pass closes it).
+//   - A seat thinks from the moment its decision became its own (Clock): the
+//     change of the state (the deal, a move, a deadline settled) after which
+//     it first decides that (Decision). A listener keeps its moment through
+//     the others' passes and the grace after a first call; the next player's
+//     turn begins when the window closes, not at the play.
+//   - Of the seats deciding, the one whose think time runs out first acts
+//     then, stamped with that moment; equal moments go in seat order, as the
+//     engine names them.
 //   - A deadline due at or before that moment is settled first: a move that
 //     ties with a deadline comes after it, as the engine settles every
 //     deadline due by a move's time before the move.
 //
-// The live tables can't stamp a move in the past, so they time a seat's
-// think from the moment its decision became its own (see docs/decisions.md).
+// A move is so never stamped before the state's last change, which a live
+// table, playing on a real clock, could not do.
 //
 // The package is pure, like the engine: time is passed in, nothing is
 // read, and nothing runs on its own.
@@ -67,10 +63,11 @@ type Next struct {
 	// Deadline: the state's deadline, due at At, is settled next.
 	Deadline bool
 	At       time.Time
-	// Deciders are the seats that may act, quickest first, with their think
-	// times; when Deadline is false the first of them acts at At.
+	// Deciders are the seats that may act, soonest due first, with the
+	// moments they are due; when Deadline is false the first of them acts
+	// at At.
 	Deciders []engine.Decider
-	Thinks   []time.Duration
+	Dues     []time.Time
 }
 
 // Table drives one game by the rule: Next says what happens next, and the
@@ -78,19 +75,17 @@ type Next struct {
 type Table struct {
 	s     *engine.State
 	think func(engine.Decider) time.Duration
-	// since is when the table last moved on for everyone.
-	since  time.Time
-	ds     []engine.Decider
-	thinks []time.Duration
+	clock Clock
+	ds    []engine.Decider
+	dues  []time.Time
 }
 
 // New drives s, dealt at start, with think the think time of each decision.
 func New(s *engine.State, start time.Time, think func(engine.Decider) time.Duration) *Table {
-	return &Table{s: s, think: think, since: start}
+	t := &Table{s: s, think: think}
+	t.clock.Changed(s, start)
+	return t
 }
-
-// Since is when the table last moved on for everyone.
-func (t *Table) Since() time.Time { return t.since }
 
 // Next is what happens next. Its slices are the table's own, valid until
 // the next call.
@@ -103,43 +98,43 @@ func (t *Table) Next() Next {
 	if len(t.ds) == 0 {
 		return Next{Deadline: true, At: dl}
 	}
-	t.thinks = byThink(t.ds, t.thinks, t.think)
-	at := t.since.Add(t.thinks[0])
+	t.dues = byDue(t.ds, t.dues, func(d engine.Decider) time.Time {
+		at, _ := t.clock.Due(d.Seat, t.think(d))
+		return at
+	})
+	at := t.dues[0]
 	if First(dl, at) {
-		return Next{Deadline: true, At: dl, Deciders: t.ds, Thinks: t.thinks}
+		return Next{Deadline: true, At: dl, Deciders: t.ds, Dues: t.dues}
 	}
-	return Next{At: at, Deciders: t.ds, Thinks: t.thinks}
+	return Next{At: at, Deciders: t.ds, Dues: t.dues}
 }
 
-// Settle settles the deadline Next named, due at d: everyone decides
-// afresh from then.
+// Settle settles the deadline Next named, due at d.
 func (t *Table) Settle(d time.Time) {
 	t.s.Tick(d)
-	t.since = d
+	t.clock.Changed(t.s, d)
 }
 
 // Moved notes a, applied to the state at at (the moment Next named).
 func (t *Table) Moved(a engine.Action, at time.Time) {
-	if a.Kind != engine.ActPass && t.s.Phase() != engine.PhaseShout {
-		t.since = at
-	}
+	t.clock.Changed(t.s, at)
 }
 
-// byThink sorts the deciders by think time, quickest first, equal times
-// keeping their order (an insertion sort, which is stable), and returns
-// their think times in the same order, in thinks' array.
-func byThink(ds []engine.Decider, thinks []time.Duration, think func(engine.Decider) time.Duration) []time.Duration {
-	thinks = thinks[:0]
+// byDue sorts the deciders by when they are due, soonest first, equal
+// moments keeping their order (an insertion sort, which is stable), and
+// returns their moments in the same order, in dues' array.
+func byDue(ds []engine.Decider, dues []time.Time, due func(engine.Decider) time.Time) []time.Time {
+	dues = dues[:0]
 	for i, d := range ds {
-		k := think(d)
-		thinks = append(thinks, k)
+		k := due(d)
+		dues = append(dues, k)
 		j := i
-		for ; j > 0 && thinks[j-1] > k; j-- {
-			ds[j], thinks[j] = ds[j-1], thinks[j-1]
+		for ; j > 0 && dues[j-1].After(k); j-- {
+			ds[j], dues[j] = ds[j-1], dues[j-1]
 		}
-		ds[j], thinks[j] = d, k
+		ds[j], dues[j] = d, k
 	}
-	return thinks
+	return dues
 }
 
 // Seat plays a seat, deciding from its view alone (a *bot.Bot does).

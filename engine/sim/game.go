@@ -46,9 +46,10 @@ type Outcome struct {
 	Sneaks, Caught []int
 	// Calls is how many plays were called.
 	Calls int
-	// Length is how long the game took on the simulator's clock: every
-	// bot's think times and the table's windows, reveals and hand-overs,
-	// and a person's own times (see PersonTime).
+	// Length is how long the game took on the driver's clock, which the
+	// live tables keep too: every bot's think times and the table's
+	// windows, reveals and hand-overs, and a person's own times (see
+	// PersonTime).
 	Length time.Duration
 	// Seats is what the log says of each seat's plays, in games with a
 	// scripted person (nil in bot-only games).
@@ -76,7 +77,8 @@ const LeaderCards = 3
 var epoch = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Play plays a game to its end. Time is faked: each bot acts when its think
-// time has passed (a person when theirs has), by the rule of package drive,
+// time has passed since its decision became its own (a person when theirs
+// has), by the rule of package drive that the live tables keep too,
 // so after a play the others answer in think-time order and the quickest
 // listener shouts first.
 func Play(g Game) (Outcome, error) { return play(g, nil) }
@@ -140,7 +142,7 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 			return out, errNothing
 		}
 		if a.Kind == engine.ActCall && s.Phase() == engine.PhaseCall {
-			secondCall(&out, s, ds[1:], players, views, t.Since(), at, think)
+			secondCall(&out, s, ds[1:], next.Dues[1:], players, views, at)
 		}
 		if err := s.Apply(a, at); err != nil {
 			return out, err
@@ -182,12 +184,11 @@ func play(g Game, each func(*engine.State)) (Outcome, error) {
 	return out, nil
 }
 
-// secondCall counts, for a play the first listener in ds is about to call
-// at first, whether another listener (the rest, quickest first, thinking
-// since the play at start) would call it too, and how soon after.
-func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, players []decider, views []engine.View, start, first time.Time,
-	think func(engine.Decider) time.Duration) {
-	for _, d := range rest {
+// secondCall counts, for a play the first listener is about to call at
+// first, whether another listener (the rest, soonest due first, each due
+// at dues[i]) would call it too, and how soon after.
+func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, dues []time.Time, players []decider, views []engine.View, first time.Time) {
+	for i, d := range rest {
 		v := &views[d.Seat]
 		s.ViewInto(d.Seat, v)
 		a, ok := players[d.Seat].Decide(v)
@@ -195,10 +196,10 @@ func secondCall(out *Outcome, s *engine.State, rest []engine.Decider, players []
 			continue
 		}
 		out.Together++
-		gap := start.Add(think(d)).Sub(first)
-		for i, g := range ShoutGaps {
+		gap := dues[i].Sub(first)
+		for j, g := range ShoutGaps {
 			if gap <= g {
-				out.Within[i]++
+				out.Within[j]++
 			}
 		}
 		return

@@ -28,8 +28,9 @@ func (r *Report) Markdown(charts string) string {
 
 	b.WriteString("### Length and balance\n\n")
 	b.WriteString("The site's bots (medium and hard, in the three site styles, drawn at random for each seat) at standard settings. " +
-		"Minutes are the simulator's clock: the bots' think times at the brisk pace, each call window closing when everyone " +
-		"has let the play go, the reveal's beats and the hand-overs. " +
+		"Minutes are those a live table runs, by the one clock both keep (`engine/drive`): each bot's think time at the " +
+		"brisk pace from the moment its decision became its own, each call window closing when everyone has let the play go, " +
+		"the reveal's beats and the hand-overs. " +
 		fmt.Sprintf("\"Leader loses\" is how often the first player down to %d cards "+
 			"does not win; \"called\" is the share of plays someone called; \"capped\" counts games that reached the "+
 			"%d-play cap.\n\n", LeaderCards, engine.PlayCap))

@@ -18,7 +18,7 @@ type PeopleRow struct {
 	Seats    int
 	// Share is the person's wins as a share of a fair share.
 	Share Share
-	// Minutes is a game's length on the simulator's clock.
+	// Minutes is a game's length on the driver's clock (a live table's).
 	Minutes Estimate
 	// Called is the share of all plays that were called; Turned the share
 	// of the person's true plays that were called, Caught of its lies.

@@ -56,8 +56,8 @@ func (r *Report) peopleMarkdown(b *strings.Builder, charts string) {
 	if charts != "" {
 		fmt.Fprintf(b, "\n![A person's share of a fair share, by strategy](%speople.svg)\n", charts)
 	}
-	b.WriteString("\nAt each table size: how often the bots call (the length table's games, bots only), a game's minutes on the " +
-		"simulator's clock with bots only and with a newcomer among medium / hard bots, the share of a truthful person's " +
+	b.WriteString("\nAt each table size: how often the bots call (the length table's games, bots only), a game's minutes (a live " +
+		"table's, by the one clock) with bots only and with a newcomer among medium / hard bots, the share of a truthful person's " +
 		"(\"silent\") true plays that the bots turn up, against medium / hard, and one bot of a stronger level among bots of " +
 		"the weaker (each in a site style drawn at random), as a share of a fair share.\n\n")
 	b.WriteString("| seats | bots call | minutes, bots only | minutes with a newcomer | true plays turned up | " +

@@ -77,7 +77,7 @@ type LengthRow struct {
 	Seats int
 	Games int
 	// Plays is the mean plays per game; Minutes its length on the
-	// simulator's clock.
+	// driver's clock, which the live tables keep too.
 	Plays, Minutes Estimate
 	// LeaderLoses is how often the first seat down to LeaderCards cards does
 	// not win.
