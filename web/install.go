@@ -36,8 +36,13 @@ func (a *Assets) manifest() ([]byte, error) {
 		StartURL: "/", Scope: "/", Display: "standalone", Orientation: "portrait",
 		BackgroundColor: themeColour, ThemeColor: themeColour,
 		Icons: []icon{
-			{Src: a.URL("icon-192.png"), Sizes: "192x192", Type: "image/png", Purpose: "any maskable"},
-			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "any maskable"},
+			// One purpose an entry: an icon listed as "any maskable" is shown
+			// cropped where a plain one is wanted too (the manifest spec
+			// advises against it), so the same PNGs are listed for each.
+			{Src: a.URL("icon-192.png"), Sizes: "192x192", Type: "image/png", Purpose: "any"},
+			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "any"},
+			{Src: a.URL("icon-192.png"), Sizes: "192x192", Type: "image/png", Purpose: "maskable"},
+			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "maskable"},
 			{Src: a.URL("icon.svg"), Sizes: "any", Type: "image/svg+xml", Purpose: "any"},
 		},
 	})
