@@ -12,7 +12,10 @@ import (
 const themeColour = "#0f3d2e"
 
 // manifest is the web app manifest, so a phone can put the game on its home
-// screen and open it full screen, its icons at their hashed URLs.
+// screen and open it full screen, its icons at their hashed URLs. It lists
+// the PNGs only: the browser fetches the manifest's best icon as it loads a
+// page, and were that the SVG the page's own icon link names, it would be
+// asked for twice at once, neither request waiting for the other's answer.
 func (a *Assets) manifest() ([]byte, error) {
 	type icon struct {
 		Src     string `json:"src"`
@@ -43,7 +46,6 @@ func (a *Assets) manifest() ([]byte, error) {
 			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "any"},
 			{Src: a.URL("icon-192.png"), Sizes: "192x192", Type: "image/png", Purpose: "maskable"},
 			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "maskable"},
-			{Src: a.URL("icon.svg"), Sizes: "any", Type: "image/svg+xml", Purpose: "any"},
 		},
 	})
 }
