@@ -12,7 +12,10 @@ import (
 const themeColour = "#0f3d2e"
 
 // manifest is the web app manifest, so a phone can put the game on its home
-// screen and open it full screen, its icons at their hashed URLs.
+// screen and open it full screen, its icons at their hashed URLs. It lists
+// the PNGs only: the browser fetches the manifest's best icon as it loads a
+// page, and were that the SVG the page's own icon link names, it would be
+// asked for twice at once, neither request waiting for the other's answer.
 func (a *Assets) manifest() ([]byte, error) {
 	type icon struct {
 		Src     string `json:"src"`
@@ -36,9 +39,13 @@ func (a *Assets) manifest() ([]byte, error) {
 		StartURL: "/", Scope: "/", Display: "standalone", Orientation: "portrait",
 		BackgroundColor: themeColour, ThemeColor: themeColour,
 		Icons: []icon{
-			{Src: a.URL("icon-192.png"), Sizes: "192x192", Type: "image/png", Purpose: "any maskable"},
-			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "any maskable"},
-			{Src: a.URL("icon.svg"), Sizes: "any", Type: "image/svg+xml", Purpose: "any"},
+			// One purpose an entry: an icon listed as "any maskable" is shown
+			// cropped where a plain one is wanted too (the manifest spec
+			// advises against it), so the same PNGs are listed for each.
+			{Src: a.URL("icon-192.png"), Sizes: "192x192", Type: "image/png", Purpose: "any"},
+			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "any"},
+			{Src: a.URL("icon-192.png"), Sizes: "192x192", Type: "image/png", Purpose: "maskable"},
+			{Src: a.URL("icon-512.png"), Sizes: "512x512", Type: "image/png", Purpose: "maskable"},
 		},
 	})
 }

@@ -13,7 +13,8 @@ import (
 
 // TestInstallable: every page links the favicon, the icons and the web app
 // manifest; the manifest parses, names the site, opens it full screen at
-// the lobby in the theme colour, and each icon it lists (and the favicon)
+// the lobby in the theme colour, lists icons for any use and maskable ones
+// in entries of their own, and each icon it lists (and the favicon)
 // loads as the image it says, at its size.
 func TestInstallable(t *testing.T) {
 	s := newSite(t)
@@ -54,7 +55,14 @@ func TestInstallable(t *testing.T) {
 		t.Errorf("the manifest: got %+v, want the name, start_url /, display standalone and the pages' theme colour %s", man, links["theme-color"])
 	}
 	sizes := map[string]bool{}
+	purposes := map[string]int{}
 	for _, ic := range man.Icons {
+		// One purpose an entry: "any maskable" would crop the icon where a
+		// plain one is wanted.
+		if ic.Purpose != "any" && ic.Purpose != "maskable" {
+			t.Errorf("icon %s: got the purpose %q, want \"any\" or \"maskable\", one an entry", ic.Src, ic.Purpose)
+		}
+		purposes[ic.Purpose]++
 		p := b.get(ic.Src)
 		if p.status != http.StatusOK || p.header.Get("Content-Type") != ic.Type {
 			t.Errorf("icon %s: got %d %q, want 200 %s", ic.Src, p.status, p.header.Get("Content-Type"), ic.Type)
@@ -75,6 +83,9 @@ func TestInstallable(t *testing.T) {
 	}
 	if !sizes["192x192"] || !sizes["512x512"] {
 		t.Errorf("the manifest's PNG icons: got %v, want 192 and 512", sizes)
+	}
+	if purposes["any"] == 0 || purposes["maskable"] == 0 {
+		t.Errorf("the manifest's icons' purposes: got %v, want entries for any and for maskable", purposes)
 	}
 	for _, path := range []string{links["icon"], links["apple-touch-icon"], "/favicon.ico"} {
 		p := b.get(path)

@@ -86,9 +86,9 @@ func settings() []views.Setting {
 // and defaults from the engine.
 func moreSettings() []views.Setting {
 	grace := views.Setting{Key: "grace", Label: "Calls made together",
-		Hint: "Calls this close to the first one compete, and the caller nearest the player's left wins it, as at a real table."}
+		Hint: "Calls this close to the first count as together, and the caller nearest the player's left gets it, as at a real table."}
 	for _, g := range []time.Duration{0, engine.StandardGrace, 300 * time.Millisecond, engine.MaxGrace} {
-		label := strconv.Itoa(int(g.Milliseconds())) + " ms"
+		label := words.Seconds(g)
 		if g == 0 {
 			label = "First come"
 		}

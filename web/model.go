@@ -87,7 +87,8 @@ func settingsLine(o engine.Options) string {
 	}
 	line := fmt.Sprintf("%s · %s to call · %s bots", words.Capital(sneak), words.Seconds(o.Window), o.Pace)
 	if o.Grace > 0 {
-		line += fmt.Sprintf(" · calls within %d ms compete", o.Grace.Milliseconds())
+		// Plain words for the grace: the engine's "compete" is jargon.
+		line += " · calls up to " + words.Seconds(o.Grace) + " apart count as together"
 	}
 	if o.PlayOn {
 		line += " · playing on for places"
