@@ -177,6 +177,8 @@ type Table struct {
 
 // Bar is the table's top bar.
 type Bar struct {
+	// Title is the page's title: the table and how its game stands.
+	Title    string
 	Code     string
 	Plays    int
 	Settings string

@@ -164,6 +164,16 @@ func (n names) possessive(seat int) string {
 	return n.name(seat) + "'s"
 }
 
+// tableTitle is a table page's title, from the game's first frame of play
+// on: the page takes it from each push, so a tab started in the waiting
+// room says it is a game, and then that the game is over.
+func tableTitle(g live.Summary) string {
+	if g.Status == live.StatusFinished || g.Status == live.StatusEnded {
+		return "Table " + g.ID + " · game over · Bullshit"
+	}
+	return "Table " + g.ID + " · Bullshit"
+}
+
 // tableModel is the seat's whole table, region by region.
 func tableModel(f live.Frame, now time.Time) views.Table {
 	v := f.View
@@ -172,7 +182,7 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 	nm := newNames(g.Seats, me)
 	t := views.Table{
 		Status: string(g.Status),
-		Bar:    views.Bar{Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
+		Bar:    views.Bar{Title: tableTitle(g), Code: g.ID, Plays: v.Plays, Settings: settingsLine(g.Options), Watching: me == engine.Spectator},
 	}
 	t.Seats = seatStrip(f, nm, now)
 	t.Horseshoe = len(t.Seats) >= 5

@@ -72,7 +72,7 @@ func (h *Handler) gamePage(c echo.Context) error {
 	}
 	title := "Waiting room · Bullshit"
 	if t != nil {
-		title = "Table " + id + " · Bullshit"
+		title = t.Bar.Title
 	}
 	s := h.shell(c, title, "game")
 	if !f.Final {

@@ -235,6 +235,7 @@
     }
     showSneak();
     sayAt();
+    keepTitle();
     alertMove();
     document.querySelectorAll('.teach[data-teach]').forEach(function (t) {
       t.hidden = !!store.getItem('teach-' + t.getAttribute('data-teach'));
@@ -311,6 +312,19 @@
       } catch (err) {
         note = null; // a phone's browser shows notifications from a service worker only
       }
+    }
+  }
+
+  // keepTitle takes the page's title from the pushed bar, which names the
+  // table from the first frame of play, keeping a move's alert before it.
+  function keepTitle() {
+    var bar = $('#bar'), want = bar && bar.getAttribute('data-title');
+    if (!want) return;
+    if (title === null) {
+      if (document.title !== want) document.title = want;
+    } else if (title !== want) {
+      document.title = document.title.slice(0, document.title.length - title.length) + want;
+      title = want;
     }
   }
 
