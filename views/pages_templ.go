@@ -364,7 +364,7 @@ func OptionsView(o OptionsPage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = assistSwitch("notify", "Show a notification", "If this browser allows this site to: it asks when you turn this on.", o.Assists.Notify).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = assistSwitch("notify", "Show a notification", "If this browser allows this site to: it asks on your first tap at a table, or when you turn this on.", o.Assists.Notify).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

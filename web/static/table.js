@@ -236,6 +236,7 @@
     showSneak();
     sayAt();
     keepTitle();
+    refusedNotify();
     alertMove();
     document.querySelectorAll('.teach[data-teach]').forEach(function (t) {
       t.hidden = !!store.getItem('teach-' + t.getAttribute('data-teach'));
@@ -394,12 +395,38 @@
     }
   });
 
+  // Notifications are on by default, but only a person's own gesture may ask
+  // the browser's leave: the first tap or key on a page where they are on
+  // asks it (the notify switch's own click asks below, if it turns it on).
+  var askedNotify = false;
+  function askNotify(e) {
+    if (askedNotify || (e.target && e.target.name === 'notify')) return;
+    if (!document.documentElement.classList.contains('alert-notify') || !window.Notification || Notification.permission !== 'default') return;
+    askedNotify = true;
+    var asked = Notification.requestPermission(refusedNotify);
+    if (asked && asked.then) asked.then(refusedNotify);
+  }
+
+  // refusedNotify shows the notify switch off where the browser refuses
+  // this site notifications, since none could be shown.
+  function refusedNotify() {
+    var s = $('input[name=notify]');
+    if (!s || !window.Notification || Notification.permission !== 'denied') return;
+    s.checked = false;
+    var hint = s.parentNode.querySelector('.hint');
+    if (hint) hint.textContent = 'This browser refuses this site notifications: allow them in its settings for this site first.';
+  }
+
   // Turning notifications on in Options asks the browser's leave, as only a
   // person's own click may.
   document.addEventListener('change', function (e) {
     var t = e.target;
-    if (t.name === 'notify' && t.checked && window.Notification && Notification.permission === 'default') {
-      Notification.requestPermission();
+    if (t.name === 'notify' && t.checked && window.Notification) {
+      if (Notification.permission === 'default') {
+        var asked = Notification.requestPermission(refusedNotify);
+        if (asked && asked.then) asked.then(refusedNotify);
+      }
+      refusedNotify();
     }
   });
 
@@ -417,6 +444,8 @@
   });
 
   document.addEventListener('pointerdown', readyAudio, true);
+  document.addEventListener('pointerdown', askNotify, true);
+  document.addEventListener('keydown', askNotify, true);
   document.addEventListener('keydown', readyAudio, true);
   document.addEventListener('visibilitychange', function () { if (!document.hidden) calm(); });
   document.addEventListener('htmx:load', sync);
