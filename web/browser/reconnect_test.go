@@ -16,9 +16,6 @@ func TestBrowserSaysWhenItReconnects(t *testing.T) {
 	ctx := testContext(t, 3*time.Minute)
 	s := newSite(t, personSpeed)
 	b := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
-	// A stream cut and refused while the server is down, as the test
-	// intends.
-	b.expectConsole(`console.error: \[object Event\]`)
 	// A move sent on a connection the server cut is lost (htmx logs it),
 	// as after a real restart; the page says so.
 	b.expectConsole(`console.error: htmx:(sendError|afterRequest), \[object HTMLButtonElement\]`)

@@ -278,6 +278,26 @@
     toast('#connection', 'Reconnecting…', 0);
   }
 
+  // The page's stream says its own trouble and finds its own way back,
+  // rather than through the SSE extension's error, which htmx writes to the
+  // console ("[object Event]") on every drop. A stream the browser is
+  // retrying by itself is left to it; one it gave up (refused while the
+  // server restarts) is opened anew, waiting longer each time.
+  var current = null, retries = 0;
+  if (window.htmx) htmx.createEventSource = function (url) {
+    var es = current = new EventSource(url, { withCredentials: true });
+    Object.defineProperty(es, 'onerror', { configurable: true, get: function () { return null; }, set: function () {} });
+    es.addEventListener('error', function () {
+      if (es !== current || !$('#live[sse-connect]')) { es.close(); return; }
+      streamFailed();
+      if (es.readyState !== EventSource.CLOSED) return;
+      retries = Math.min(retries * 2 || 1, 16);
+      setTimeout(function () { if (es === current) follow(); }, retries * 500);
+    });
+    es.addEventListener('open', function () { retries = 0; });
+    return es;
+  };
+
   // follow opens the page's stream anew on a fresh element.
   function follow() {
     var live = $('#live');
