@@ -12,30 +12,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"bullshit/live"
 	"bullshit/ops"
 )
-
-// manualClock is a clock that moves only when the test moves it.
-type manualClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newManualClock() *manualClock {
-	return &manualClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-}
-
-func (c *manualClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *manualClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
 
 func from(t *testing.T, h http.Handler, method, path, addr string) *httptest.ResponseRecorder {
 	t.Helper()
@@ -77,7 +56,7 @@ func TestOpsEndpointsTakeGetAndHead(t *testing.T) {
 // a second; the next is turned away with Retry-After, runs no check and is
 // counted, while another address is answered as before.
 func TestOpsAllowance(t *testing.T) {
-	clock := newManualClock()
+	clock := live.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var ran atomic.Int32
 	ready := ops.NewReady(nil)
 	ready.SetClock(ticking()) // every probe let through runs the checks
@@ -126,7 +105,7 @@ func TestOpsAllowance(t *testing.T) {
 // the checks, a change shows once the answer is CacheFor old, and a
 // draining node says so at once, running nothing.
 func TestReadyProbesShareOneRun(t *testing.T) {
-	clock := newManualClock()
+	clock := live.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var ran atomic.Int32
 	var down atomic.Bool
 	release := make(chan struct{})

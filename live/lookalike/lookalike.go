@@ -88,17 +88,20 @@ func capitalReadings(m map[rune]rune, scripts ...*unicode.RangeTable) map[rune]r
 	}
 	for _, table := range scripts {
 		for _, rr := range table.R16 {
-			for r := rune(rr.Lo); r <= rune(rr.Hi); r += rune(rr.Stride) {
-				add(r)
-			}
+			addRange(rune(rr.Lo), rune(rr.Hi), rune(rr.Stride), add)
 		}
 		for _, rr := range table.R32 {
-			for r := rune(rr.Lo); r <= rune(rr.Hi); r += rune(rr.Stride) {
-				add(r)
-			}
+			addRange(rune(rr.Lo), rune(rr.Hi), rune(rr.Stride), add)
 		}
 	}
 	return m
+}
+
+// addRange calls add for every rune of a range table's entry.
+func addRange(lo, hi, stride rune, add func(rune)) {
+	for r := lo; r <= hi; r += stride {
+		add(r)
+	}
 }
 
 // readAsString is s, decomposed, with readAs applied.

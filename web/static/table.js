@@ -423,6 +423,12 @@
     if (askedNotify || (e.target && e.target.name === 'notify')) return;
     if (!document.documentElement.classList.contains('alert-notify') || !window.Notification || Notification.permission !== 'default') return;
     askedNotify = true;
+    askPermission();
+  }
+
+  // askPermission asks the browser's leave to notify (older browsers
+  // answer by callback, newer by promise), then shows a refusal.
+  function askPermission() {
     var asked = Notification.requestPermission(refusedNotify);
     if (asked && asked.then) asked.then(refusedNotify);
   }
@@ -442,10 +448,7 @@
   document.addEventListener('change', function (e) {
     var t = e.target;
     if (t.name === 'notify' && t.checked && window.Notification) {
-      if (Notification.permission === 'default') {
-        var asked = Notification.requestPermission(refusedNotify);
-        if (asked && asked.then) asked.then(refusedNotify);
-      }
+      if (Notification.permission === 'default') askPermission();
       refusedNotify();
     }
   });
