@@ -161,6 +161,9 @@
     var a = e.target;
     var region = a && a.closest && a.closest('#hand, #dock');
     if (!region) { focusKept = null; return; }
+    // The region itself holds the focus only while keepFocus has nothing
+    // in it to press: the place remembered stays.
+    if (a === region) return;
     var list = focusables(region);
     focusKept = { region: region.id, index: list.indexOf(a), value: a.value || '', id: a.id };
   }
@@ -169,10 +172,14 @@
     return Array.prototype.slice.call(region.querySelectorAll('input[name=card]:not([disabled]), button:not([disabled])'));
   }
 
+  // A card or button the swap disabled still names itself the active
+  // element until the browser drops the focus to the page, so it counts as
+  // lost; so does the region holding the focus in its stead.
   function keepFocus() {
     var k = focusKept;
     var a = document.activeElement;
-    if (!k || (a && a !== document.body)) return;
+    var lost = !a || a === document.body || a.disabled || !a.isConnected || a.id === (k && k.region);
+    if (!k || !lost) return;
     var region = document.getElementById(k.region);
     if (!region) return;
     var same = (k.id && document.getElementById(k.id)) ||
