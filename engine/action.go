@@ -112,10 +112,15 @@ func (s *State) play(a Action, now time.Time) *Error {
 	sneaked := len(a.Cards) - claim
 
 	handBefore, pileBefore := Seen(len(hand), HandKind), Seen(len(s.pile), PileKind)
+	dealt := 0
+	if s.changed&(1<<a.Seat) == 0 {
+		dealt = len(hand)
+	}
 	// One copy of the cards serves the last play and its private line:
 	// neither ever changes.
 	cards := s.keepCards(a.Cards)
 	s.hands[a.Seat] = remove(hand, cards)
+	s.changed |= 1 << a.Seat
 	s.pile = append(s.pile, cards...)
 	s.plays++
 	if sneaked > 0 {
@@ -134,7 +139,7 @@ func (s *State) play(a Action, now time.Time) *Error {
 	l.No, l.Seat, l.Rank, l.Claim, l.Out, l.Caller = s.plays, a.Seat, RankAt(s.rank), claim, out, -1
 	l.Sizes.Hand = [2]Range{handBefore, Seen(len(s.hands[a.Seat]), HandKind)}
 	l.Sizes.Pile = [2]Range{pileBefore, Seen(len(s.pile), PileKind)}
-	l.cards = cards
+	l.cards, l.dealt = cards, dealt
 	l.sizeDoubt = sizeDoubt(claim, l.Sizes)
 	s.emit(&Event{At: now, Kind: EventPlay, No: s.plays, Seat: a.Seat, Rank: rankRef(s.last.Rank), Claim: claim, Out: out, Sizes: s.keepSizes(s.last.Sizes)})
 	s.emit(&Event{At: now, Kind: EventMine, No: s.plays, Seat: a.Seat, Claim: claim, Cards: cards, To: s.keepSeats(a.Seat)})
@@ -359,6 +364,7 @@ func (s *State) handOver(cards []Card, now time.Time) {
 	cards = s.keepCards(cards)
 	s.hands[from] = remove(s.hands[from], cards)
 	s.hands[to] = append(s.hands[to], cards...)
+	s.changed |= 1<<from | 1<<to
 	sortCards(s.hands[to])
 	s.emit(&Event{At: now, Kind: EventGave, No: s.last.No, Seat: to, Caller: seatRef(from), Given: len(cards)})
 	s.emit(&Event{At: now, Kind: EventHanded, No: s.last.No, Seat: to, Caller: seatRef(from), Cards: cards, To: s.keepSeats(from, to)})

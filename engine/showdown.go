@@ -82,6 +82,8 @@ func (s *State) showdown(caller int, together []int, start, now time.Time) {
 	}
 	took := Seen(len(s.pile), PileKind)
 	s.swept = append(s.swept[:0], s.hands[loser]...)
+	s.sweptDealt = s.changed&(1<<loser) == 0
+	s.changed |= 1 << loser
 	s.hands[loser] = append(s.hands[loser], s.pile...)
 	sortCards(s.hands[loser])
 	t.Pickups[loser]++

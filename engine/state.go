@@ -65,6 +65,9 @@ type Play struct {
 	// Caller is the seat that called it, or -1.
 	Caller int `json:"caller"`
 	cards  []Card
+	// dealt is the player's count before the play while its hand was as
+	// dealt, 0 after (see SeatView.Dealt).
+	dealt int
 	// sizeDoubt is what the counts give away (see sizeDoubt), worked out
 	// once for every view of the play.
 	sizeDoubt string
@@ -148,8 +151,14 @@ type State struct {
 	// swept is the hand of the reveal's loser before the pile came to it:
 	// the table sees the pile reach it only once the sweep lands.
 	swept []Card
-	next  after
-	owed  int
+	// sweptDealt: the reveal's loser held its hand as dealt until the
+	// pile came to it.
+	sweptDealt bool
+	// changed marks, a bit per seat, the hands that have changed since the
+	// deal: until then the whole table knows their exact size.
+	changed uint16
+	next    after
+	owed    int
 
 	tally  Tally
 	sneaks []int // plays with a sneak, per seat: secret until the game ends

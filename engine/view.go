@@ -58,6 +58,10 @@ type View struct {
 type SeatView struct {
 	Seat int   `json:"seat"`
 	Hand Range `json:"hand"`
+	// Dealt is the seat's exact count while its hand is as dealt (it has
+	// neither played, taken the pile nor been handed a card), which the
+	// whole table saw counted out; 0 after.
+	Dealt int `json:"dealt,omitempty"`
 	// Passed: the seat let the play in the window go.
 	Passed bool `json:"passed,omitempty"`
 	// Out is the place of a seat that went out while the others play on
@@ -70,6 +74,14 @@ type SeatView struct {
 	Pickups int `json:"pickups"`
 }
 
+// Count is the seat's hand as the table sees it: exact while as dealt.
+func (sv SeatView) Count() Range {
+	if sv.Dealt > 0 {
+		return Range{sv.Dealt, sv.Dealt}
+	}
+	return sv.Hand
+}
+
 // LastPlay is the last play as a seat sees it: its cards only once turned
 // up, or to the player who made it.
 type LastPlay struct {
@@ -79,7 +91,10 @@ type LastPlay struct {
 	Claim int   `json:"claim"`
 	Out   bool  `json:"out"`
 	Sizes Sizes `json:"sizes"`
-	Shown bool  `json:"shown"`
+	// Dealt is the player's exact count before the play when its hand was
+	// as dealt (see SeatView.Dealt), else 0.
+	Dealt int  `json:"dealt,omitempty"`
+	Shown bool `json:"shown"`
 	// Caller is the seat that called it, or -1.
 	Caller int    `json:"caller"`
 	Cards  []Card `json:"cards,omitempty"`
@@ -180,6 +195,9 @@ func (s *State) ViewInto(seat int, v *View) {
 		sv := &seats[i]
 		*sv = SeatView{}
 		sv.Seat, sv.Hand = i, Seen(len(h), HandKind)
+		if s.changed&(1<<i) == 0 {
+			sv.Dealt = len(h)
+		}
 		sv.Calls, sv.Right, sv.Lies, sv.Caught, sv.Pickups = t.Calls[i], t.Right[i], t.Lies[i], t.Caught[i], t.Pickups[i]
 		sv.Passed = s.win != nil && s.win.passed[i]
 		if len(s.out) > 0 && s.phase != PhaseOver {
@@ -196,7 +214,7 @@ func (s *State) ViewInto(seat int, v *View) {
 		cards := last.Cards
 		*last = LastPlay{}
 		last.No, last.Seat, last.Rank, last.Claim, last.Out = l.No, l.Seat, l.Rank, l.Claim, l.Out
-		last.Sizes, last.Shown, last.Caller = l.Sizes, l.Shown, l.Caller
+		last.Sizes, last.Dealt, last.Shown, last.Caller = l.Sizes, l.dealt, l.Shown, l.Caller
 		if l.Shown || l.Seat == seat || s.phase == PhaseOver {
 			last.Cards = append(cards[:0], l.cards...)
 			clear(last.Cards[len(last.Cards):cap(last.Cards)])
@@ -215,9 +233,12 @@ func (s *State) ViewInto(seat int, v *View) {
 			r.Lands = r.Beats[n-1].Ends
 		}
 		for i, sv := range seats {
-			r.Counts[i] = sv.Hand
+			r.Counts[i] = sv.Count()
 		}
 		r.Counts[sd.Loser] = Seen(len(s.swept), HandKind)
+		if s.sweptDealt {
+			r.Counts[sd.Loser] = Range{len(s.swept), len(s.swept)}
+		}
 		if seat == sd.Loser {
 			r.Hand = slices.Clone(s.swept)
 		}

@@ -152,7 +152,7 @@ func TestRevealHoldsTheCountsUntilTheSweep(t *testing.T) {
 					}
 					was := before[i]
 					for k := range seats {
-						if got, want := r.Counts[k], was.Seats[k].Hand; got != want {
+						if got, want := r.Counts[k], was.Seats[k].Count(); got != want {
 							t.Fatalf("game %d, play %d, seat %d's view: seat %d's count before the sweep: got %v, want %v (shown before the call)",
 								g, v.Last.No, seat, k, got, want)
 						}
@@ -197,5 +197,50 @@ func TestRevealHoldsTheCountsUntilTheSweep(t *testing.T) {
 	}
 	if lost == 0 || ranged == 0 {
 		t.Errorf("got %d reveals seen by their loser and %d whose loser's count changed, want some of each", lost, ranged)
+	}
+}
+
+// TestDealtCountsTillTheHandChanges: every seat's view shows each hand's
+// exact count from the deal until that hand first changes (a play, the pile
+// taken, a card handed over), and the table's range from then on.
+func TestDealtCountsTillTheHandChanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 30))
+	for g := range 300 {
+		seats := MinSeats + g%(MaxSeats-MinSeats+1)
+		d := newDriver(t, randomOptions(rng, seats), uint64(7000+g))
+		changed := make([]bool, seats)
+		sizes := make([]int, seats)
+		for i := range seats {
+			sizes[i] = len(d.s.hands[i])
+		}
+		check := func() {
+			for i := range seats {
+				if len(d.s.hands[i]) != sizes[i] {
+					changed[i], sizes[i] = true, len(d.s.hands[i])
+				}
+			}
+			for _, seat := range []int{0, seats - 1, Spectator} {
+				v := d.s.View(seat)
+				for i, sv := range v.Seats {
+					want := 0
+					if !changed[i] {
+						want = sizes[i]
+					}
+					if sv.Dealt != want {
+						t.Fatalf("game %d, play %d, seat %d's view: seat %d dealt %d: got %d, want %d (changed %v)",
+							g, v.Plays, seat, i, sizes[i], sv.Dealt, want, changed[i])
+					}
+					wantCount := Seen(sizes[i], HandKind)
+					if want > 0 {
+						wantCount = Range{want, want}
+					}
+					if got := sv.Count(); got != wantCount {
+						t.Fatalf("game %d, play %d, seat %d's view: seat %d's count for a hand of %d: got %v, want %v", g, v.Plays, seat, i, sizes[i], got, wantCount)
+					}
+				}
+			}
+		}
+		check()
+		d.play(t, check)
 	}
 }

@@ -226,7 +226,7 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 		}
 		// The table's count, or your own exactly; held still in a reveal
 		// until the sweep lands.
-		c.Count = sv.Hand.String()
+		c.Count = sv.Count().String()
 		if c.You {
 			c.Count = strconv.Itoa(len(v.Hand))
 		}
@@ -321,6 +321,20 @@ func handBeforeSweep(v *engine.View) []engine.Card {
 	return v.Hand
 }
 
+// went says how a count changed as the table saw it: "9-10 → 7", from the
+// exact count when it was known (a hand as dealt), or "still 11-13" where
+// the change fell inside one range.
+func went(r [2]engine.Range, exactBefore int) string {
+	before := r[0].String()
+	if exactBefore > 0 {
+		before = strconv.Itoa(exactBefore)
+	}
+	if before == r[1].String() {
+		return "still " + before
+	}
+	return before + " → " + r[1].String()
+}
+
 // middleModel is the middle of the table: the rank on the table, the pile,
 // the last claim and its sizes line, the doubt hint and the clock.
 func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
@@ -335,7 +349,7 @@ func middleModel(v *engine.View, nm names, now time.Time) views.Middle {
 		if l.Out && !l.Shown {
 			m.Claim += " to go out"
 		}
-		m.Sizes = fmt.Sprintf("%s hand %s → %s · pile %s → %s", nm.possessive(l.Seat), l.Sizes.Hand[0], l.Sizes.Hand[1], l.Sizes.Pile[0], l.Sizes.Pile[1])
+		m.Sizes = nm.possessive(l.Seat) + " hand " + went(l.Sizes.Hand, l.Dealt) + " · pile " + went(l.Sizes.Pile, 0)
 		if settled := v.Phase == engine.PhasePlay || v.Phase == engine.PhaseGive || v.Phase == engine.PhaseOver; settled && l.Caller >= 0 {
 			// The reveal is over and the pile has gone to its loser (a
 			// hand-over comes after that): the sizes it changed are

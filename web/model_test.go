@@ -83,8 +83,9 @@ func TestSeatStripFromYourLeft(t *testing.T) {
 		}
 	}
 	cells := seatStrip(frameOf(s, g, 0), newNames(g.Seats, 0), t0)
-	if c := cells[1]; c.Name != "Bold bot" || c.Style != "medium" || c.Count != "9-10" {
-		t.Errorf("a bot's cell: got name %q style %q count %q, want Bold bot, medium, 9-10", c.Name, c.Style, c.Count)
+	// Fresh from the deal, every count is exact.
+	if c := cells[1]; c.Name != "Bold bot" || c.Style != "medium" || c.Count != "9" {
+		t.Errorf("a bot's cell: got name %q style %q count %q, want Bold bot, medium, 9 (as dealt)", c.Name, c.Style, c.Count)
 	}
 }
 
@@ -188,8 +189,9 @@ func TestClockAndClaim(t *testing.T) {
 	if c.Key == "" || c.Total != 6 || c.Left != 4 || c.SayAt != 2 {
 		t.Errorf("the call window's clock: got %+v, want 6 s in all, 4 left, said in 2", c)
 	}
-	if !strings.Contains(tb.Middle.Claim, "claims one ace") || !strings.Contains(tb.Middle.Sizes, "hand 11-13 → 11-13 · pile 0 → 1") {
-		t.Errorf("claim %q, sizes %q", tb.Middle.Claim, tb.Middle.Sizes)
+	// The hand was as dealt, so the table knew its count exactly.
+	if want := "hand 13 → 11-13 · pile 0 → 1"; !strings.Contains(tb.Middle.Claim, "claims one ace") || !strings.Contains(tb.Middle.Sizes, want) {
+		t.Errorf("claim %q, sizes %q: want one ace claimed, sizes %q", tb.Middle.Claim, tb.Middle.Sizes, want)
 	}
 	if tb.Dock.Right == nil || tb.Dock.Right.ID != "call" || tb.Dock.Left.ID != "let-go" {
 		t.Errorf("the call window's moves: got %+v / %+v", tb.Dock.Left, tb.Dock.Right)
@@ -378,5 +380,24 @@ func TestBubbles(t *testing.T) {
 				t.Errorf("got %q (kind %d), want %q (kind %d)", got, kind, tt.want, tt.kind)
 			}
 		})
+	}
+}
+
+func TestWentSaysWhatChanged(t *testing.T) {
+	r := func(lo, hi int) engine.Range { return engine.Range{Lo: lo, Hi: hi} }
+	for _, tc := range []struct {
+		counts [2]engine.Range
+		dealt  int
+		want   string
+	}{
+		{[2]engine.Range{r(11, 13), r(11, 13)}, 0, "still 11-13"},
+		{[2]engine.Range{r(11, 13), r(11, 13)}, 13, "13 → 11-13"},
+		{[2]engine.Range{r(9, 10), r(7, 7)}, 0, "9-10 → 7"},
+		{[2]engine.Range{r(4, 6), r(7, 10)}, 0, "4-6 → 7-10"},
+		{[2]engine.Range{r(3, 3), r(4, 4)}, 0, "3 → 4"},
+	} {
+		if got := went(tc.counts, tc.dealt); got != tc.want {
+			t.Errorf("went(%v, %d): got %q, want %q", tc.counts, tc.dealt, got, tc.want)
+		}
 	}
 }

@@ -103,8 +103,7 @@ func stepModel(id string, rec live.Record, rv *review.Review, step int) views.Re
 func playModel(p review.Play, nm []string, sneaking bool) views.ReviewPlay {
 	who := nm[p.Seat]
 	m := views.ReviewPlay{Who: who, RankCode: rankCode(p.Rank), Claim: who + " claimed " + count(p.Rank, p.Claim),
-		Sizes: fmt.Sprintf("The table saw %s hand go %s → %s and the pile %s → %s", who+"'s", p.Sizes.Hand[0], p.Sizes.Hand[1],
-			p.Sizes.Pile[0], p.Sizes.Pile[1])}
+		Sizes: "The table saw " + who + "'s hand " + went(p.Sizes.Hand, 0) + ", the pile " + went(p.Sizes.Pile, 0)}
 	if p.Out {
 		m.Claim += " to go out"
 	}

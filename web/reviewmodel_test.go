@@ -46,7 +46,7 @@ func TestPlayModel(t *testing.T) {
 		{"the truth let go", review.Play{Seat: 0, Rank: engine.King, Claim: 2, Cards: parseCards(t, "KS", "KH"), Sizes: sizes, Loser: -1,
 			Passes:   []review.Answer{{Seat: 2, After: 2100 * time.Millisecond}, {Seat: 1, After: 1200 * time.Millisecond}},
 			Readings: []review.Reading{read(1, 0.12, false), read(2, 0.2, false)}, Left: []int{7, 9, 10}},
-			[]string{"Ada claimed 2 kings", "hand go 9-10 → 7 and the pile 4-6 → 7-10", "The truth", "Ben let it go after 1.2 s|Cy let it go after 2.1 s",
+			[]string{"Ada claimed 2 kings", "hand 9-10 → 7, the pile 4-6 → 7-10", "The truth", "Ben let it go after 1.2 s|Cy let it go after 2.1 s",
 				"Nobody called: the play stood.", "Ben 12% 6%", "Ada 7|Ben 9|Cy 10"},
 			[]string{"good bet", "Should have", "handed", "counts gave"}},
 		{"a lie called, a good bet", review.Play{Seat: 0, Rank: engine.King, Claim: 2, Cards: parseCards(t, "KS", "4D"), Lie: true, Sizes: sizes,
