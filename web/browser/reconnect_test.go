@@ -48,6 +48,12 @@ func TestBrowserSaysWhenItReconnects(t *testing.T) {
 	setOffline(t, b, true)
 	b.wait("the page to say it reconnects while offline", `(document.querySelector('#connection')||{}).textContent === 'Reconnecting…'`)
 	look(b, "offline-390x844")
+	if over := eval[string](b, `(() => { const c = document.querySelector('#connection').getBoundingClientRect();
+		return [...document.querySelectorAll('#bar > *, [id^=seat-], #hand label.card, #rank, #pile, #claim-line')].filter(el => { const r = el.getBoundingClientRect();
+			return r.width > 0 && r.left < c.right && c.left < r.right && r.top < c.bottom && c.top < r.bottom; })
+			.map(el => el.id || el.className || el.tagName).join(', '); })()`); over != "" {
+		t.Errorf("offline, the line saying so covers %s", over)
+	}
 	setOffline(t, b, false)
 	b.wait("the page to say it is back online", `(document.querySelector('#connection')||{}).textContent === 'Connected again.'`)
 	live("back online")

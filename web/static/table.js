@@ -209,12 +209,28 @@
     });
   }
 
+  // overMiddle puts the connection's line at the foot of the table's middle,
+  // below the claim, where it covers neither the play number nor a seat nor
+  // a card; without the middle in sight (the waiting room, scrolled away),
+  // at the screen's top.
+  function overMiddle(el) {
+    var m = $('#middle');
+    var r = m && m.getBoundingClientRect();
+    el.style.top = '';
+    if (!r || r.bottom <= 0 || r.bottom > innerHeight) return;
+    el.hidden = false;
+    el.style.top = Math.max(4, r.bottom - el.offsetHeight - 8) + 'px';
+  }
+
+  // The game's result sheet says how it ended: a line about the play before
+  // it, due meanwhile, would only cover its buttons.
   var toastTimers = {};
   function toast(sel, text, keep) {
     var el = $(sel);
-    if (!el) return;
+    if (!el || (sel === '#notice' && $('#result'))) return;
     el.textContent = text;
     el.hidden = false;
+    if (sel === '#connection') overMiddle(el);
     clearTimeout(toastTimers[sel]);
     if (keep > 0) toastTimers[sel] = setTimeout(function () { el.hidden = true; el.textContent = ''; }, keep);
   }
@@ -222,6 +238,7 @@
   // sync brings the page's own state into line after a load or a swap.
   function sync() {
     catchUp();
+    if ($('#result') && $('#notice')) $('#notice').hidden = true;
     sortCards();
     keepFocus();
     var h = $('#hand');
