@@ -71,7 +71,7 @@ func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
 		if v.Give.Seat == me {
 			d.Status = fmt.Sprintf("Caught sneaking: %s picks %s to hand you.", nm.name(v.Give.Caller), cardsWord(v.Give.Count))
 		} else {
-			d.Status = fmt.Sprintf("%s hands %s %s.", nm.name(v.Give.Caller), nm.object(v.Give.Seat), cardsWord(v.Give.Count))
+			d.Status = fmt.Sprintf("%s %s %s.", nm.does(v.Give.Caller, "hand"), nm.object(v.Give.Seat), cardsWord(v.Give.Count))
 		}
 		d.Left, d.Right = sortBtn, claim
 	default:
@@ -152,7 +152,7 @@ func revealModel(v *engine.View, nm names, now time.Time) *views.Reveal {
 		m.Take = nm.name(r.Loser) + " takes the pile: " + took + " " + rangePlural(r.Took, "card", "cards") + "."
 	}
 	if r.Given > 0 {
-		m.Take += " " + nm.name(r.Caller) + " hands " + nm.object(r.Seat) + " " + cardsWord(r.Given) + " next."
+		m.Take += " " + nm.does(r.Caller, "hand") + " " + nm.object(r.Seat) + " " + cardsWord(r.Given) + " next."
 	}
 	return m
 }

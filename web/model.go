@@ -387,6 +387,14 @@ func claimVerb(you bool) string {
 	return "claims"
 }
 
+// does is a name with its verb agreeing: "You hand", "Ada hands".
+func (n names) does(seat int, verb string) string {
+	if seat == n.me {
+		return "You " + verb
+	}
+	return n.of(seat) + " " + verb + "s"
+}
+
 // rankCode is the rank as a card prints it.
 func rankCode(r engine.Rank) string {
 	if r == engine.Ten {

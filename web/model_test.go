@@ -401,3 +401,18 @@ func TestWentSaysWhatChanged(t *testing.T) {
 		}
 	}
 }
+
+func TestDoesAgreesWithItsSubject(t *testing.T) {
+	nm := newNames([]live.SeatInfo{{Name: "Ada"}, {Name: "Ben"}}, 1)
+	for _, tc := range []struct {
+		seat int
+		want string
+	}{
+		{0, "Ada hands"},
+		{1, "You hand"},
+	} {
+		if got := nm.does(tc.seat, "hand"); got != tc.want {
+			t.Errorf("does(%d, hand): got %q, want %q", tc.seat, got, tc.want)
+		}
+	}
+}

@@ -12,8 +12,8 @@ import (
 )
 
 // TestBrowserScreenshots writes screenshots of the lobby, the waiting room,
-// the table, a reveal, a hand-over and the result sheet, at 390x844 and
-// 1280x800, to the folder named by BULLSHIT_SCREENSHOTS (make screenshots
+// the table, a reveal, a hand-over and the result sheet, at 390x844,
+// 1280x800 and 320x640, to the folder named by BULLSHIT_SCREENSHOTS (make screenshots
 // names docs/screens). Without it the test skips, so make test never
 // rewrites the docs.
 func TestBrowserScreenshots(t *testing.T) {
@@ -27,7 +27,14 @@ func TestBrowserScreenshots(t *testing.T) {
 	ctx := testContext(t, 8*time.Minute)
 	s := newSite(t, fastSpeed)
 	phone := newBrowser(ctx, t, s.base, phoneWidth, phoneHeight)
-	laptop := newBrowser(ctx, t, s.base, laptopWidth, laptopHeight)
+	// The same person in other windows, at the other sizes.
+	others := []struct {
+		size string
+		b    *browser
+	}{
+		{"1280x800", newBrowser(ctx, t, s.base, laptopWidth, laptopHeight)},
+		{"320x640", newBrowser(ctx, t, s.base, 320, 640)},
+	}
 	shoot := func(b *browser, moment, size string) {
 		// Let the page finish laying out after the last push.
 		time.Sleep(150 * time.Millisecond)
@@ -39,32 +46,35 @@ func TestBrowserScreenshots(t *testing.T) {
 	}
 	tour(t, s, phone, func(moment, game string) {
 		shoot(phone, moment, "390x844")
-		if game == "" {
-			laptop.open("/")
-			laptop.wait("the lobby", visible("#create"))
-		} else if laptop.path() != "/games/"+game {
-			// The laptop is the same person in another window: it has the
-			// seat's cookie.
-			copyCookies(t, phone, laptop, game)
-			laptop.open("/games/" + game)
+		for _, o := range others {
+			other := o.b
+			if game == "" {
+				other.open("/")
+				other.wait("the lobby", visible("#create"))
+			} else if other.path() != "/games/"+game {
+				// The same person in another window: it has the seat's
+				// cookie.
+				copyCookies(t, phone, other, game)
+				other.open("/games/" + game)
+			}
+			switch moment {
+			case atWaiting:
+				other.wait("the waiting room", visible("#waiting"))
+			case atTable:
+				other.wait("the table", visible("#hand"))
+				// The same cards picked as on the phone.
+				eval[bool](other, `(() => { for (const v of `+eval[string](phone,
+					`JSON.stringify([...document.querySelectorAll('#hand input[name=card]:checked')].map(el => el.value))`)+
+					`) { const el = document.querySelector('#hand input[name=card][value="' + v + '"]'); if (el && !el.checked) el.click(); } return true; })()`)
+			case atReveal:
+				other.wait("the reveal", visible("#reveal .beat-verdict"))
+			case atHandOver:
+				other.wait("the hand-over", visible("#give"))
+			case atResult:
+				other.wait("the result sheet", visible("#result"))
+			}
+			shoot(other, moment, o.size)
 		}
-		switch moment {
-		case atWaiting:
-			laptop.wait("the waiting room", visible("#waiting"))
-		case atTable:
-			laptop.wait("the table", visible("#hand"))
-			// The same cards picked as on the phone.
-			eval[bool](laptop, `(() => { for (const v of `+eval[string](phone,
-				`JSON.stringify([...document.querySelectorAll('#hand input[name=card]:checked')].map(el => el.value))`)+
-				`) { const el = document.querySelector('#hand input[name=card][value="' + v + '"]'); if (el && !el.checked) el.click(); } return true; })()`)
-		case atReveal:
-			laptop.wait("the reveal", visible("#reveal .beat-verdict"))
-		case atHandOver:
-			laptop.wait("the hand-over", visible("#give"))
-		case atResult:
-			laptop.wait("the result sheet", visible("#result"))
-		}
-		shoot(laptop, moment, "1280x800")
 	})
 }
 
