@@ -40,6 +40,8 @@ cluster-test:
 
 # The engine imports only the standard library, and the API client only the
 # engine (and its driver's rule) besides, so a bot's program pulls in nothing of the server's.
+# The pages import nothing of the API, and the store and the accounts nothing
+# of the tables' runtime.
 # go mod tidy -diff prints what tidying would change and fails if anything
 # would, so a dependency is never left marked wrongly in go.mod.
 lint:
@@ -50,6 +52,10 @@ lint:
 	 if [ -n "$$deps" ]; then echo "engine imports outside the standard library:"; echo "$$deps"; exit 1; fi
 	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./api/client | grep -v '^bullshit/\(engine\|engine/drive\|api/client\)$$'); \
 	 if [ -n "$$deps" ]; then echo "the API client imports more than the engine and the standard library:"; echo "$$deps"; exit 1; fi
+	@deps=$$($(GO) list -deps ./web | grep '^bullshit/api\(/\|$$\)'); \
+	 if [ -n "$$deps" ]; then echo "the pages import the API (what both need is in internal/httpx):"; echo "$$deps"; exit 1; fi
+	@deps=$$($(GO) list -deps ./store ./players | grep '^bullshit/live\(/\|$$\)'); \
+	 if [ -n "$$deps" ]; then echo "the store or the accounts import the tables' runtime:"; echo "$$deps"; exit 1; fi
 
 # templ turns views/*.templ into the committed views/*_templ.go.
 generate:

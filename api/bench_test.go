@@ -10,9 +10,9 @@ import (
 
 	"bullshit/api"
 	"bullshit/api/client"
-	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/push"
 	"bullshit/store"
 )
 

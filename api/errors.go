@@ -4,12 +4,11 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"bullshit/errcode"
-	"bullshit/players"
+	"bullshit/internal/httpx"
 )
 
 // Problem is the body of every error the API answers with.
@@ -18,20 +17,7 @@ type Problem struct {
 	Code  string `json:"code"`
 }
 
-// apiError is a refusal the API makes before the game is asked, such as a
-// body that isn't JSON or a client sending too fast.
-type apiError struct {
-	code       errcode.Code
-	message    string
-	retryAfter int // seconds, for rate_limited
-}
-
-func (e *apiError) Error() string { return e.message }
-
-// ErrorCode is the refusal's code, for errcode's table.
-func (e *apiError) ErrorCode() errcode.Code { return e.code }
-
-func invalid(msg string) error { return &apiError{code: errcode.Invalid, message: msg} }
+func invalid(msg string) error { return &httpx.Error{Code: errcode.Invalid, Message: msg} }
 
 // problem turns any error into its status and body. ok is false for an error
 // nobody planned for, which is logged and answered without its details.
@@ -82,7 +68,7 @@ func (s *Server) HandleError(err error, c echo.Context) {
 	if !ok {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
-	if wait := RetryAfter(err); wait > 0 {
+	if wait := errcode.RetryAfter(err); wait > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 	}
 	if c.Request().Method == http.MethodHead {
@@ -102,20 +88,4 @@ func Codes() []string {
 		codes = append(codes, string(c))
 	}
 	return codes
-}
-
-// RetryAfter is the seconds a refusal asks the client to wait, rounded up;
-// 0 for none.
-func RetryAfter(err error) int {
-	var (
-		ae *apiError
-		pe *players.Error
-	)
-	switch {
-	case errors.As(err, &ae):
-		return ae.retryAfter
-	case errors.As(err, &pe) && pe.RetryAfter > 0:
-		return int((pe.RetryAfter + time.Second - 1) / time.Second)
-	}
-	return 0
 }

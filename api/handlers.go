@@ -3,11 +3,11 @@ package api
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 )
 
@@ -93,7 +93,7 @@ func (s *Server) get(c echo.Context) error {
 
 // summary answers with the game as it now stands.
 func (s *Server) summary(c echo.Context, status int) error {
-	g, err := s.games.Get(c.Request().Context(), gameID(c))
+	g, err := s.games.Get(c.Request().Context(), httpx.GameID(c))
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (s *Server) join(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	j, err := s.games.Join(c.Request().Context(), gameID(c), name, acc.ID)
+	j, err := s.games.Join(c.Request().Context(), httpx.GameID(c), name, acc.ID)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (s *Server) start(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.games.Start(c.Request().Context(), gameID(c), by); err != nil {
+	if err := s.games.Start(c.Request().Context(), httpx.GameID(c), by); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
@@ -133,7 +133,7 @@ func (s *Server) leave(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.games.Leave(c.Request().Context(), gameID(c), by); err != nil {
+	if err := s.games.Leave(c.Request().Context(), httpx.GameID(c), by); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
@@ -144,7 +144,7 @@ func (s *Server) end(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.games.End(c.Request().Context(), gameID(c), by); err != nil {
+	if err := s.games.End(c.Request().Context(), httpx.GameID(c), by); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
@@ -159,14 +159,14 @@ func (s *Server) handToBot(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := s.games.HandToBot(c.Request().Context(), gameID(c), by, seat); err != nil {
+	if err := s.games.HandToBot(c.Request().Context(), httpx.GameID(c), by, seat); err != nil {
 		return err
 	}
 	return s.summary(c, http.StatusOK)
 }
 
 func (s *Server) seats(c echo.Context) error {
-	seats, err := s.games.Seats(c.Request().Context(), gameID(c))
+	seats, err := s.games.Seats(c.Request().Context(), httpx.GameID(c))
 	if err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func (s *Server) view(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v, err := s.games.View(c.Request().Context(), gameID(c), seat)
+	v, err := s.games.View(c.Request().Context(), httpx.GameID(c), seat)
 	if err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (s *Server) gameLog(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	events, err := s.games.Log(c.Request().Context(), gameID(c), seat)
+	events, err := s.games.Log(c.Request().Context(), httpx.GameID(c), seat)
 	if err != nil {
 		return err
 	}
@@ -215,7 +215,7 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 		if a.Seat, err = seatOf(c); err != nil {
 			return err
 		}
-		v, err := s.games.Act(c.Request().Context(), gameID(c), a)
+		v, err := s.games.Act(c.Request().Context(), httpx.GameID(c), a)
 		if err != nil {
 			return err
 		}
@@ -225,7 +225,7 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 
 // record is a finished game's whole record.
 func (s *Server) record(c echo.Context) error {
-	rec, err := s.games.Record(c.Request().Context(), gameID(c))
+	rec, err := s.games.Record(c.Request().Context(), httpx.GameID(c))
 	if err != nil {
 		return err
 	}
@@ -236,7 +236,7 @@ func (s *Server) record(c echo.Context) error {
 // current one at once, then each new one as the table changes.
 func (s *Server) events(c echo.Context) error {
 	ctx := c.Request().Context()
-	id := gameID(c)
+	id := httpx.GameID(c)
 	seat, err := seatOf(c)
 	if err != nil {
 		return err
@@ -271,4 +271,3 @@ func (s *Server) events(c echo.Context) error {
 
 // gameID is the game's code from the path. Codes are lowercase, but a person
 // reading one out may type it in capitals.
-func gameID(c echo.Context) string { return strings.ToLower(c.Param("id")) }

@@ -15,10 +15,11 @@ import (
 
 	"bullshit/api"
 	"bullshit/api/client"
-	"bullshit/api/push"
 	"bullshit/engine"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 	"bullshit/players"
+	"bullshit/push"
 	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -78,7 +79,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if o.perToken == (api.Rate{}) {
 		o.perToken = api.Rate{PerSecond: 1e6, Burst: 1e6}
 	}
-	proxies, err := api.ParseTrustedProxies(o.trustedProxies)
+	proxies, err := httpx.ParseTrustedProxies(o.trustedProxies)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -14,9 +13,9 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/internal/httpx"
 	"bullshit/internal/ratelimit"
 	"bullshit/live"
-	"bullshit/naming"
 )
 
 // Observe is every router's first middleware, the API's alone and the
@@ -62,24 +61,8 @@ func (s *Server) LimitAddress(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// CheckGameID answers "no such game" for a route's game code that no game
-// can have, before anything looks it up: a NUL byte or a page of text is the
-// client's mistake, not a database's failure to report. The pages' routes
-// have it too.
-func CheckGameID(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		if slices.Contains(c.ParamNames(), "id") && !naming.ValidGameID(gameID(c)) {
-			return ErrNoGame
-		}
-		return next(c)
-	}
-}
-
-// ErrNoGame is the refusal of a game code no game has.
-var ErrNoGame = &live.Error{Code: live.CodeNotFound, Message: "There's no game with that code."}
-
 func tooFast(wait int) error {
-	return &apiError{code: errcode.RateLimited, message: "Too many requests: slow down and try again shortly.", retryAfter: wait}
+	return &httpx.Error{Code: errcode.RateLimited, Message: "Too many requests: slow down and try again shortly.", Wait: time.Duration(wait) * time.Second}
 }
 
 // seatKey is the context key a handler reads its seat by.
@@ -120,7 +103,7 @@ func (s *Server) maybeSeated(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func (s *Server) authenticate(c echo.Context, token string, next echo.HandlerFunc) error {
-	seat, err := s.games.Authenticate(c.Request().Context(), gameID(c), token)
+	seat, err := s.games.Authenticate(c.Request().Context(), httpx.GameID(c), token)
 	if err != nil {
 		return err
 	}
@@ -180,7 +163,7 @@ func readBody(c echo.Context) ([]byte, error) {
 	return b, nil
 }
 
-var errTooLarge = &apiError{code: errcode.TooLarge, message: "The request body is too large."}
+var errTooLarge = &httpx.Error{Code: errcode.TooLarge, Message: "The request body is too large."}
 
 func levelFor(status int) slog.Level {
 	if status >= http.StatusInternalServerError {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 )
 
@@ -171,7 +172,7 @@ func fuzzAction(f *testing.F, kind engine.ActionKind, seeds ...string) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		a, err := decodeAction(kind, body)
 		if err != nil {
-			var ae *apiError
+			var ae *httpx.Error
 			if !errors.As(err, &ae) {
 				t.Fatalf("decodeAction(%q) = %v, want an invalid request error", body, err)
 			}
@@ -244,7 +245,7 @@ func FuzzDecodeJoin(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		name, err := decodeJoin(body)
 		if err != nil {
-			var ae *apiError
+			var ae *httpx.Error
 			if !errors.As(err, &ae) {
 				t.Fatalf("decodeJoin(%q) = %v, want an invalid request error", body, err)
 			}

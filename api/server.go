@@ -14,11 +14,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/internal/httpx"
 	"bullshit/internal/ratelimit"
 	"bullshit/live"
+	"bullshit/push"
 )
 
 // Games is what the API calls of the table runtime (*live.Manager): the
@@ -167,7 +168,7 @@ func (s *Server) routes() *echo.Echo {
 // otherwise headers such as X-Forwarded-For are the client's to forge. The
 // router the API is registered on must use it, so the per-address limits
 // count clients rather than proxies.
-func (s *Server) IPExtractor() echo.IPExtractor { return clientIP(s.trusted) }
+func (s *Server) IPExtractor() echo.IPExtractor { return httpx.ClientIP(s.trusted) }
 
 // Register adds the API's routes to e: /healthz and everything under
 // /api/v1, each behind the per-address limit and, with a game code in its
@@ -179,7 +180,7 @@ func (s *Server) Register(e *echo.Echo) {
 	// unknown path under it, turning a wrong method's 405 into 404.
 	g := e.Group("/api/v1")
 	add := func(method, path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
-		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.LimitAddress, CheckGameID}, m...)...)
+		g.Add(method, path, h, append([]echo.MiddlewareFunc{s.LimitAddress, httpx.CheckGameID}, m...)...)
 	}
 	add(http.MethodGet, "/me", s.me, s.withAccount)
 	add(http.MethodPost, "/games", s.create, s.maybeAccount)
@@ -216,8 +217,8 @@ func (s *Server) OpenStream(c echo.Context) (closeStream func(), err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.streams[addr] >= s.maxStreams {
-		return nil, &apiError{code: errcode.RateLimited, retryAfter: 5,
-			message: "Too many event streams open from your address: close some and try again."}
+		return nil, &httpx.Error{Code: errcode.RateLimited, Wait: 5 * time.Second,
+			Message: "Too many event streams open from your address: close some and try again."}
 	}
 	s.streams[addr]++
 	return func() {

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
-	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/push"
 )
 
 // FormatJSON is the event streams' format for programs: each event is a

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"time"
 
 	"bullshit/engine"
 )
@@ -138,4 +139,20 @@ func Of(err error) (code Code, message string, ok bool) {
 		return "", "", false
 	}
 	return c.ErrorCode(), c.Error(), true
+}
+
+// Waiter is a refusal that asks the client to wait before trying again (a
+// rate limit, a sign-in throttled).
+type Waiter interface {
+	RetryAfter() time.Duration
+}
+
+// RetryAfter is the whole seconds err's refusal asks the client to wait,
+// rounded up, for the Retry-After header; 0 for none.
+func RetryAfter(err error) int {
+	var w Waiter
+	if !errors.As(err, &w) || w.RetryAfter() <= 0 {
+		return 0
+	}
+	return int((w.RetryAfter() + time.Second - 1) / time.Second)
 }

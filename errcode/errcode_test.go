@@ -12,10 +12,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 	"bullshit/players"
 )
@@ -196,5 +198,28 @@ func TestUnknownCodeIsTheServersFault(t *testing.T) {
 	}
 	if got, want := errcode.Message("mystery"), errcode.Message(errcode.Internal); got != want {
 		t.Errorf("Message(mystery): got %q, want %q", got, want)
+	}
+}
+
+func TestRetryAfter(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"a rate limit in whole seconds", &httpx.Error{Code: errcode.RateLimited, Wait: 3 * time.Second}, 3},
+		{"part of a second rounds up", &players.Error{Code: players.CodeThrottled, Wait: 1500 * time.Millisecond}, 2},
+		{"wrapped", fmt.Errorf("signing in: %w", &players.Error{Code: players.CodeThrottled, Wait: time.Minute}), 60},
+		{"a refusal with no wait", &httpx.Error{Code: errcode.TooLarge}, 0},
+		{"a refusal that never waits", &live.Error{Code: live.CodeConflict}, 0},
+		{"no refusal", errors.New("disk on fire"), 0},
+		{"nil", nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errcode.RetryAfter(tt.err); got != tt.want {
+				t.Errorf("RetryAfter(%v): got %d, want %d", tt.err, got, tt.want)
+			}
+		})
 	}
 }

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 
-	"bullshit/live/lookalike"
 	"bullshit/naming"
+	"bullshit/naming/lookalike"
 	"bullshit/store"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
-	"bullshit/live/lookalike"
+	"bullshit/naming/lookalike"
 	"bullshit/store"
 )
 

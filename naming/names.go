@@ -15,7 +15,7 @@ import (
 	"golang.org/x/text/secure/precis"
 
 	"bullshit/errcode"
-	"bullshit/live/lookalike"
+	"bullshit/naming/lookalike"
 )
 
 // Error is a name's refusal, with a message for the person to read.

@@ -9,7 +9,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"bullshit/errcode"
-	"bullshit/live/lookalike"
+	"bullshit/naming/lookalike"
 )
 
 func TestClean(t *testing.T) {

@@ -11,8 +11,8 @@ import (
 	"golang.org/x/text/secure/precis"
 
 	"bullshit/internal/ratelimit"
-	"bullshit/live/lookalike"
 	"bullshit/naming"
+	"bullshit/naming/lookalike"
 	"bullshit/store"
 )
 
@@ -228,7 +228,7 @@ func throttled(wait time.Duration, format string) error {
 		wait = time.Second
 	}
 	e := refuse(CodeThrottled, format, minutes(wait))
-	e.RetryAfter = wait
+	e.Wait = wait
 	return e
 }
 

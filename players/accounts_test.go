@@ -130,7 +130,7 @@ func TestSignInThrottleBacksOff(t *testing.T) {
 	for n := NameFailures; want < MaxNameWait; n++ {
 		_, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", addr)
 		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeThrottled || e.RetryAfter != want {
+		if !errors.As(err, &e) || e.Code != CodeThrottled || e.Wait != want {
 			t.Fatalf("after %d failures: got %v, want a wait of %v", n, err, want)
 		}
 		if n == NameFailures {
@@ -146,7 +146,7 @@ func TestSignInThrottleBacksOff(t *testing.T) {
 	}
 	_, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", addr)
 	var e *Error
-	if !errors.As(err, &e) || e.RetryAfter != MaxNameWait || e.Message != "Too many failed sign-ins: try again in 15 minutes." {
+	if !errors.As(err, &e) || e.Wait != MaxNameWait || e.Message != "Too many failed sign-ins: try again in 15 minutes." {
 		t.Fatalf("at the longest wait: got %v, want a wait of %v", err, MaxNameWait)
 	}
 	f.clock.advance(MaxNameWait)
@@ -396,10 +396,10 @@ func TestSignInThrottleOwnersTypoUnderAttack(t *testing.T) {
 	_, err := f.svc.SignIn(f.ctx, "Alice", "correct horse", owner)
 	var e *Error
 	if errors.As(err, &e) && e.Code == CodeThrottled {
-		if e.RetryAfter > 3*time.Second {
-			t.Fatalf("the owner's right password after one typo: got a wait of %v, want at most 3s", e.RetryAfter)
+		if e.Wait > 3*time.Second {
+			t.Fatalf("the owner's right password after one typo: got a wait of %v, want at most 3s", e.Wait)
 		}
-		f.clock.advance(e.RetryAfter)
+		f.clock.advance(e.Wait)
 		_, err = f.svc.SignIn(f.ctx, "Alice", "correct horse", owner)
 	}
 	if err != nil {

@@ -181,11 +181,14 @@ const (
 type Error struct {
 	Code    Code
 	Message string
-	// RetryAfter is how long to wait, for CodeThrottled.
-	RetryAfter time.Duration
+	// Wait is how long to wait, for CodeThrottled.
+	Wait time.Duration
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// RetryAfter is how long to wait; see errcode.RetryAfter.
+func (e *Error) RetryAfter() time.Duration { return e.Wait }
 
 // ErrorCode is the refusal's code, for errcode's table.
 func (e *Error) ErrorCode() Code { return e.Code }

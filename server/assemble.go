@@ -13,10 +13,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/api"
-	"bullshit/api/push"
 	"bullshit/live"
 	"bullshit/ops"
 	"bullshit/players"
+	"bullshit/push"
 	"bullshit/store"
 	"bullshit/web"
 )

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"bullshit/api"
-	"bullshit/api/push"
 	"bullshit/cluster"
 	"bullshit/live"
 	"bullshit/ops"
+	"bullshit/push"
 	"bullshit/store"
 	"bullshit/web"
 )

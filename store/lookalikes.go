@@ -10,7 +10,7 @@ import (
 	"github.com/uptrace/bun"
 	"github.com/uptrace/bun/migrate"
 
-	"bullshit/live/lookalike"
+	"bullshit/naming/lookalike"
 )
 
 // AccountByLookalike reads the account whose name looks like the one with

@@ -7,7 +7,7 @@ import (
 
 	"github.com/uptrace/bun"
 
-	"bullshit/live/lookalike"
+	"bullshit/naming/lookalike"
 )
 
 // TestNameLookalikes: the migration gives every account its name's

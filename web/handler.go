@@ -16,10 +16,10 @@ import (
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
-	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/engine/review"
 	"bullshit/errcode"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 	"bullshit/views"
 )
@@ -130,12 +130,12 @@ func (h *Handler) Register(e *echo.Echo, limits Limits) {
 	e.GET(staticPrefix+"*", h.assets.serve, limits.Requests)
 	e.GET("/favicon.ico", h.assets.serveFavicon, limits.Requests)
 	e.GET("/manifest.webmanifest", h.assets.serveManifest, limits.Requests)
-	e.GET("/games/:id/events", h.events, limits.Requests, api.CheckGameID, countStream(limits.Stream))
+	e.GET("/games/:id/events", h.events, limits.Requests, httpx.CheckGameID, countStream(limits.Stream))
 	e.GET("/lobby/events", h.lobbyEvents, limits.Requests, countStream(limits.Stream))
 
 	// The checks are each route's own: a group's middleware would also
 	// answer every unknown path, the API's included.
-	g := routes{e: e, mw: []echo.MiddlewareFunc{limits.Requests, api.CheckGameID, h.crossOrigin, h.signedIn}}
+	g := routes{e: e, mw: []echo.MiddlewareFunc{limits.Requests, httpx.CheckGameID, h.crossOrigin, h.signedIn}}
 	g.GET("/", h.lobbyPage)
 	g.GET("/lobby/lists", h.lobbyLists)
 	g.GET("/rules", h.rulesPage)
@@ -230,7 +230,7 @@ func (h *Handler) ErrorPage(err error, c echo.Context) {
 		return
 	}
 	status, title, msg := describe(err)
-	if wait := api.RetryAfter(err); wait > 0 {
+	if wait := errcode.RetryAfter(err); wait > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 	}
 	if status >= 500 {

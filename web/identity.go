@@ -9,8 +9,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"bullshit/api"
 	"bullshit/engine"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 )
 
@@ -52,7 +52,7 @@ func (h *Handler) setCookie(c echo.Context, k *http.Cookie) {
 // comes from a trusted proxy that says so in X-Forwarded-Proto (anyone
 // else's X-Forwarded-Proto is the client's to forge).
 func (h *Handler) secure(r *http.Request) bool {
-	return h.secureCookies || r.TLS != nil || api.ForwardedHTTPS(h.trusted, r)
+	return h.secureCookies || r.TLS != nil || httpx.ForwardedHTTPS(h.trusted, r)
 }
 
 func lastName(c echo.Context) string {

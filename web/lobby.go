@@ -13,9 +13,9 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 	"bullshit/naming"
 	"bullshit/views"
@@ -307,7 +307,7 @@ func (h *Handler) joinByCode(c echo.Context) error {
 		return h.renderLobby(c, http.StatusBadRequest, "Type the code of the table to join.")
 	}
 	if !naming.ValidGameID(code) {
-		status, _, msg := describe(api.ErrNoGame)
+		status, _, msg := describe(httpx.ErrNoGame)
 		return h.renderLobby(c, status, msg)
 	}
 	return c.Redirect(http.StatusTemporaryRedirect, "/games/"+url.PathEscape(code)+"/join")

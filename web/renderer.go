@@ -3,8 +3,8 @@ package web
 import (
 	"time"
 
-	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/push"
 )
 
 // Frames renders the seats' frames for the browsers' event streams. It needs

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"bullshit/api/push"
 	"bullshit/live"
+	"bullshit/push"
 	"bullshit/views"
 )
 

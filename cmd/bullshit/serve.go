@@ -13,7 +13,7 @@ import (
 	"sync"
 	"time"
 
-	"bullshit/api"
+	"bullshit/internal/httpx"
 	"bullshit/live"
 	router "bullshit/server"
 	"bullshit/store"
@@ -73,7 +73,7 @@ func serve(ctx context.Context, args []string) error {
 	if *drainWait < 0 {
 		return errors.New("--drain-wait is 0 or more")
 	}
-	trusted, err := api.ParseTrustedProxies(*proxies)
+	trusted, err := httpx.ParseTrustedProxies(*proxies)
 	if err != nil {
 		return fmt.Errorf("--trusted-proxies: %w", err)
 	}

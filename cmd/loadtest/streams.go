@@ -14,9 +14,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/api"
-	"bullshit/api/push"
 	"bullshit/engine"
 	"bullshit/live"
+	"bullshit/push"
 	"bullshit/web"
 )
 

@@ -184,7 +184,7 @@ func (b *browser) beforeSweep(s *site, no int, lands time.Time) *revealMoment {
 func countsJSON(v engine.View) string {
 	want := map[string]string{}
 	for _, sv := range v.Seats {
-		want[strconv.Itoa(sv.Seat)] = sv.Hand.String()
+		want[strconv.Itoa(sv.Seat)] = sv.Count().String()
 	}
 	want[strconv.Itoa(v.Seat)] = strconv.Itoa(len(v.Hand))
 	b, _ := json.Marshal(want)

@@ -1,4 +1,4 @@
-package api
+package httpx
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 
 // ParseTrustedProxies reads a comma-separated list of CIDRs ("10.0.0.0/8")
 // or single addresses ("2001:db8::1") of the proxies in front of the server,
-// for Config.TrustedProxies. An empty list trusts none.
+// as the servers take them. An empty list trusts none.
 func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for part := range strings.SplitSeq(s, ",") {
@@ -44,13 +44,13 @@ func unmapPrefix(p netip.Prefix) netip.Prefix {
 	return netip.PrefixFrom(p.Addr().Unmap(), max(0, p.Bits()-96))
 }
 
-// clientIP is the echo IPExtractor: the address of the client a request
+// ClientIP is the echo IPExtractor: the address of the client a request
 // came from. A request straight from a client is its connection's address.
 // Only when the connection comes from a trusted proxy is X-Forwarded-For
 // believed, read from the right (the hop the proxy itself added) past every
 // further trusted proxy to the first address that isn't one: everything to
 // the left of that is the client's to forge.
-func clientIP(trusted []netip.Prefix) echo.IPExtractor {
+func ClientIP(trusted []netip.Prefix) echo.IPExtractor {
 	isTrusted := func(a netip.Addr) bool { return trustedAddr(trusted, a) }
 	return func(r *http.Request) string {
 		addr, host, ok := peer(r)

@@ -1,4 +1,4 @@
-package api
+package httpx
 
 import (
 	"net/http/httptest"
@@ -41,7 +41,7 @@ func TestClientIP(t *testing.T) {
 			for _, h := range tt.xff {
 				r.Header.Add("X-Forwarded-For", h)
 			}
-			if got := clientIP(tt.trusted)(r); got != tt.want {
+			if got := ClientIP(tt.trusted)(r); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
