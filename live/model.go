@@ -9,9 +9,9 @@ import (
 	"bullshit/store"
 )
 
-// game is a game's row as live holds it, typed: it is mapped from the
+// gameRow is a game's row as live holds it, typed: it is mapped from the
 // store's row once, as it is read (gameOf), and back as it is written (row).
-type game struct {
+type gameRow struct {
 	ID        string
 	Status    Status
 	Options   engine.Options
@@ -30,20 +30,20 @@ type game struct {
 	Epoch int64
 }
 
-func gameOf(g *store.Game) game {
-	return game{ID: g.ID, Status: Status(g.Status), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
+func gameOf(g *store.Game) gameRow {
+	return gameRow{ID: g.ID, Status: Status(g.Status), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
 		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
 		Owner: g.Owner, Epoch: g.Epoch}
 }
 
-func (g game) row() *store.Game {
+func (g gameRow) row() *store.Game {
 	return &store.Game{ID: g.ID, Status: g.Status.stored(), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
 		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
 		Owner: g.Owner, Epoch: g.Epoch}
 }
 
 // over reports whether the game is stored as over.
-func (g game) over() bool { return g.Status == StatusFinished || g.Status == StatusEnded }
+func (g gameRow) over() bool { return g.Status == StatusFinished || g.Status == StatusEnded }
 
 // stored is the status as the store names it.
 func (s Status) stored() string { return string(s) }
@@ -93,10 +93,10 @@ func seatRows(gameID string, seats []seat) []store.Seat {
 }
 
 // stored is a game's rows as the store holds them, mapped.
-func (m *Manager) stored(ctx context.Context, id string) (game, []seat, error) {
+func (m *Manager) stored(ctx context.Context, id string) (gameRow, []seat, error) {
 	g, seats, err := m.st.Game(ctx, id)
 	if err != nil {
-		return game{}, nil, err
+		return gameRow{}, nil, err
 	}
 	return gameOf(g), seatsOf(seats), nil
 }

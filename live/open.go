@@ -125,7 +125,7 @@ func (t *table) expire(at time.Time) {
 // openSince is when an open table rebuilt at a start began its wait: its
 // creation, or, when someone besides the host has joined (join times aren't
 // stored), the start, so a table people gathered at gets a full wait.
-func openSince(g game, seats []seat, now time.Time) time.Time {
+func openSince(g gameRow, seats []seat, now time.Time) time.Time {
 	for _, s := range seats {
 		if s.No != g.Host && s.Kind == SeatPerson {
 			return later(g.CreatedAt, now)

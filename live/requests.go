@@ -16,7 +16,7 @@ import (
 // unknownWrite) by reading the row back, where outcome says what it shows
 // of the change: answered as stored, as not stored, or, while the store
 // can't say, as unknown.
-func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g game) store.Outcome, adopt func()) error {
+func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g gameRow) store.Outcome, adopt func()) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
@@ -182,7 +182,7 @@ func (t *table) start(by int) error {
 	return t.writeGame("the start", func(ctx context.Context, st storage) error {
 		return st.StartGame(ctx, t.id, now, seatRows(t.id, changed))
 	},
-		func(g game) store.Outcome {
+		func(g gameRow) store.Outcome {
 			switch {
 			case g.Status == StatusLive && g.StartedAt.Equal(now):
 				return store.Stored
@@ -282,7 +282,7 @@ func (t *table) end(by int) error {
 	}
 	return t.writeGame("the end", func(ctx context.Context, st storage) error {
 		return st.FinishGame(ctx, t.id, StatusEnded.stored(), now, plays, false, results, t.rater(ended, now, false))
-	}, func(g game) store.Outcome {
+	}, func(g gameRow) store.Outcome {
 		switch {
 		case g.Status == StatusEnded && g.EndedAt.Equal(now):
 			return store.Stored

@@ -73,7 +73,7 @@ func checkCreate(req CreateRequest) (CreateRequest, error) {
 
 // newGame checks a request and builds the game and seats to store, with the
 // host's token.
-func (m *Manager) newGame(req CreateRequest) (*game, []seat, string, error) {
+func (m *Manager) newGame(req CreateRequest) (*gameRow, []seat, string, error) {
 	req, err := checkCreate(req)
 	if err != nil {
 		return nil, nil, "", err
@@ -105,7 +105,7 @@ func (m *Manager) newGame(req CreateRequest) (*game, []seat, string, error) {
 		s.Kind, s.BotLevel, s.BotStyle = SeatBot, level, style
 		s.Name = botName(level, style)
 	}
-	g := &game{
+	g := &gameRow{
 		Status: StatusOpen, Options: opts, Seed: seed, Host: 0, AwayAfter: req.AwayAfter, FillBots: req.FillBots,
 		CreatedAt: m.clock.Now().UTC().Truncate(time.Microsecond),
 	}
@@ -190,7 +190,7 @@ func seated(seats []seat) int {
 }
 
 // storedSummary is a game that isn't running, as stored.
-func storedSummary(g game, seats []seat, results []store.Result) Summary {
+func storedSummary(g gameRow, seats []seat, results []store.Result) Summary {
 	s := Summary{
 		ID: g.ID, Status: Status(g.Status), Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
 		Plays: g.Plays, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,

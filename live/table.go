@@ -84,7 +84,7 @@ type table struct {
 	addr        string
 	countedOpen atomic.Bool
 
-	game    game
+	game    gameRow
 	seats   []seat
 	state   *engine.State
 	actions kept
@@ -140,7 +140,7 @@ type table struct {
 	moving chan struct{}
 }
 
-func (m *Manager) newTable(g game, seats []seat) *table {
+func (m *Manager) newTable(g gameRow, seats []seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt,
