@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/players"
 )
 
@@ -19,9 +19,9 @@ type Players interface {
 const accountKey = "account"
 
 var (
-	errNoAccountToken = &live.Error{Code: live.CodeUnauthorized,
+	errNoAccountToken = &game.Error{Code: game.CodeUnauthorized,
 		Message: "This needs an account's API token: send it as \"Authorization: Bearer " + players.TokenPrefix + "...\"."}
-	errNoAccounts = &live.Error{Code: live.CodeUnauthorized, Message: "This server doesn't take account tokens."}
+	errNoAccounts = &game.Error{Code: game.CodeUnauthorized, Message: "This server doesn't take account tokens."}
 )
 
 // withAccount requires an account's API token and sets its account.

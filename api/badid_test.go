@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"bullshit/api"
+	"bullshit/game"
 )
 
 // syncBuffer is a log the server and the test share.
@@ -52,7 +53,7 @@ func TestBadGameIDs(t *testing.T) {
 	// A server whose runtime panics on any call: a 404 from it was answered
 	// before any look-up.
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	bare := httptest.NewServer(api.New(api.Config{Games: struct{ api.Games }{}, PerAddress: unlimited, PerToken: unlimited}))
+	bare := httptest.NewServer(api.New(api.Config{Games: struct{ game.Service }{}, PerAddress: unlimited, PerToken: unlimited}))
 	defer bare.Close()
 
 	var routes int

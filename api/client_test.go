@@ -10,7 +10,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/players"
 )
 
@@ -25,19 +25,19 @@ func TestClientSpeaksTheServersJSON(t *testing.T) {
 		name           string
 		from, to, back any
 	}{
-		{"a game joined", &live.Joined{
+		{"a game joined", &game.Joined{
 			Seat: 1, Token: "0123456789abcdef",
-			Game: live.Summary{
-				ID: "abcdefgh", Status: live.StatusFinished, Options: engine.Standard(4), AwayAfter: 90 * time.Second,
-				Seats: []live.SeatInfo{
-					{Seat: 0, Kind: live.SeatPerson, Name: "Ann", Away: true, Covered: true},
-					{Seat: 1, Kind: live.SeatBot, Name: "Robo", Bot: &live.BotSpec{Level: "hard", Style: "caller"}},
-					{Seat: 2, Kind: live.SeatPerson, Name: "Bea", Player: 7},
+			Game: game.Summary{
+				ID: "abcdefgh", Status: game.StatusFinished, Options: engine.Standard(4), AwayAfter: 90 * time.Second,
+				Seats: []game.SeatInfo{
+					{Seat: 0, Kind: game.SeatPerson, Name: "Ann", Away: true, Covered: true},
+					{Seat: 1, Kind: game.SeatBot, Name: "Robo", Bot: &game.BotSpec{Level: "hard", Style: "caller"}},
+					{Seat: 2, Kind: game.SeatPerson, Name: "Bea", Player: 7},
 				},
 				Host: 0, Plays: 80, CreatedAt: at, StartedAt: at.Add(time.Minute), EndedAt: at.Add(time.Hour),
 				Result: []engine.Place{{Seat: 1, Place: 1, Left: 0}, {Seat: 0, Place: 2, Left: 3}},
 			},
-		}, &client.Joined{}, &live.Joined{}},
+		}, &client.Joined{}, &game.Joined{}},
 		{"a new table's settings", &client.CreateBody{
 			Seats: 4, Sneak: &sneak, WindowSeconds: 8, Pace: engine.Relaxed, AwayAfterSeconds: 120, Name: "Ann",
 			Bots: []client.Bot{{Level: "easy", Style: "bold"}}, FillBots: true,

@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 func TestProblem(t *testing.T) {
@@ -28,18 +28,18 @@ func TestProblem(t *testing.T) {
 		{"stale", &engine.Error{Code: engine.CodeStale, Message: "Too late."}, 409, "stale", true},
 		{"over", &engine.Error{Code: engine.CodeOver, Message: "The game is over."}, 409, "over", true},
 		{"bad options", &engine.Error{Code: engine.CodeBadOptions, Message: "A table seats 3 to 10 players."}, 422, "bad_options", true},
-		{"not found", &live.Error{Code: live.CodeNotFound, Message: "No such game."}, 404, "not_found", true},
-		{"no token", &live.Error{Code: live.CodeUnauthorized, Message: "No token."}, 401, "unauthorized", true},
-		{"not host", &live.Error{Code: live.CodeForbidden, Message: "Only the host."}, 403, "forbidden", true},
-		{"full", &live.Error{Code: live.CodeConflict, Message: "The table is full."}, 409, "conflict", true},
-		{"invalid", &live.Error{Code: live.CodeInvalid, Message: "Too long."}, 400, "invalid", true},
-		{"unavailable", &live.Error{Code: live.CodeUnavailable, Message: "Shutting down."}, 503, "unavailable", true},
+		{"not found", &game.Error{Code: game.CodeNotFound, Message: "No such game."}, 404, "not_found", true},
+		{"no token", &game.Error{Code: game.CodeUnauthorized, Message: "No token."}, 401, "unauthorized", true},
+		{"not host", &game.Error{Code: game.CodeForbidden, Message: "Only the host."}, 403, "forbidden", true},
+		{"full", &game.Error{Code: game.CodeConflict, Message: "The table is full."}, 409, "conflict", true},
+		{"invalid", &game.Error{Code: game.CodeInvalid, Message: "Too long."}, 400, "invalid", true},
+		{"unavailable", &game.Error{Code: game.CodeUnavailable, Message: "Shutting down."}, 503, "unavailable", true},
 		{"rate limited", tooFast(3), 429, "rate_limited", true},
 		{"too large", errTooLarge, 413, "too_large", true},
 		{"wrapped", fmt.Errorf("acting: %w", &engine.Error{Code: engine.CodeStale, Message: "Too late."}), 409, "stale", true},
 		{"no route", echo.ErrNotFound, 404, "not_found", true},
 		{"wrong method", echo.ErrMethodNotAllowed, 405, "method_not_allowed", true},
-		{"unknown code", &live.Error{Code: "mystery", Message: "?"}, 500, "internal", false},
+		{"unknown code", &game.Error{Code: "mystery", Message: "?"}, 500, "internal", false},
 		{"plain error", errors.New("disk on fire"), 500, "internal", false},
 	}
 	for _, tt := range tests {
@@ -58,9 +58,9 @@ func TestProblem(t *testing.T) {
 	}
 }
 
-// broken is a Games whose every method panics (its embedded interface is
+// broken is a game.Service whose every method panics (its embedded interface is
 // nil), standing in for a bug.
-type broken struct{ Games }
+type broken struct{ game.Service }
 
 func TestPanicAnswers500(t *testing.T) {
 	srv := New(Config{Games: broken{}})

@@ -14,7 +14,7 @@ import (
 
 	"bullshit/api/client"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // startBotGame makes and starts a table of the host and bots.
@@ -175,7 +175,7 @@ func TestStalledSubscriberDoesNotStallTheTable(t *testing.T) {
 	defer stop()
 	waitUntil(t, "the game to finish", func() bool {
 		s, err := w.mgr.Get(ctx, id)
-		return err == nil && s.Status == live.StatusFinished
+		return err == nil && s.Status == game.StatusFinished
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/live"
 	"bullshit/naming"
 	"bullshit/store"
@@ -47,7 +48,7 @@ func TestCreateAndJoinAreCheckedByTheRuntime(t *testing.T) {
 	if a.status != 201 {
 		t.Fatalf("create: got %d %s", a.status, a.body)
 	}
-	j := decodeInto[live.Joined](t, a)
+	j := decodeInto[game.Joined](t, a)
 	if got := j.Game.Seats[0].Name; got != "Al" {
 		t.Errorf("got the host's name %q, want %q", got, "Al")
 	}
@@ -59,7 +60,7 @@ func TestCreateAndJoinAreCheckedByTheRuntime(t *testing.T) {
 	if a.status != 201 {
 		t.Fatalf("join: got %d %s", a.status, a.body)
 	}
-	if got := decodeInto[live.Joined](t, a).Game.Seats[1].Name; got != "Zoë" {
+	if got := decodeInto[game.Joined](t, a).Game.Seats[1].Name; got != "Zoë" {
 		t.Errorf("got the joiner's name %q, want %q", got, "Zoë")
 	}
 }
@@ -105,7 +106,7 @@ func TestABrokenGameSaysSo(t *testing.T) {
 		if err := m.StartTables(); err != nil {
 			t.Fatal(err)
 		}
-		j, err := m.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
+		j, err := m.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +126,7 @@ func TestABrokenGameSaysSo(t *testing.T) {
 	}})
 	base := "/api/v1/games/" + id
 	a := w.do("GET", base, "", "")
-	if a.status != 200 || decodeInto[live.Summary](t, a).Status != live.StatusBroken {
+	if a.status != 200 || decodeInto[game.Summary](t, a).Status != game.StatusBroken {
 		t.Errorf("get: got %d %s, want the game, broken", a.status, a.body)
 	}
 	for _, r := range []struct{ method, path, body string }{

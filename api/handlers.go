@@ -7,20 +7,20 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/internal/httpx"
-	"bullshit/live"
 )
 
 // GameList is the body of the list of games.
 type GameList struct {
-	Games []live.Summary `json:"games"`
+	Games []game.Summary `json:"games"`
 	// More says a further page follows (at the offset plus the limit).
 	More bool `json:"more,omitempty"`
 }
 
 // SeatList is the body of a game's seats.
 type SeatList struct {
-	Seats []live.SeatInfo `json:"seats"`
+	Seats []game.SeatInfo `json:"seats"`
 }
 
 // EventList is the body of a game's log.
@@ -58,9 +58,9 @@ func (s *Server) create(c echo.Context) error {
 }
 
 func (s *Server) list(c echo.Context) error {
-	status := live.Status(c.QueryParam("status"))
+	status := game.Status(c.QueryParam("status"))
 	switch status {
-	case "", live.StatusOpen, live.StatusLive, live.StatusFinished, live.StatusEnded:
+	case "", game.StatusOpen, game.StatusLive, game.StatusFinished, game.StatusEnded:
 	default:
 		return invalid("The status is open, live, finished or ended.")
 	}
@@ -82,7 +82,7 @@ func (s *Server) list(c echo.Context) error {
 		return err
 	}
 	if games == nil {
-		games = []live.Summary{}
+		games = []game.Summary{}
 	}
 	return c.JSON(http.StatusOK, GameList{Games: games, More: more})
 }
@@ -249,13 +249,13 @@ func (s *Server) events(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if g.Status == live.StatusFinished || g.Status == live.StatusEnded || v.Phase == engine.PhaseOver {
+	if g.Status == game.StatusFinished || g.Status == game.StatusEnded || v.Phase == engine.PhaseOver {
 		// A browser's EventSource reconnects whenever a stream ends; 204 is
 		// the one answer that stops it, once it has the final view.
 		if c.Request().Header.Get("Last-Event-ID") == strconv.Itoa(v.Version) {
 			return c.NoContent(http.StatusNoContent)
 		}
-		return s.hub.Serve(c, id, seat, FormatJSON, live.Frame{Seat: seat, View: &v, Final: true}, nil)
+		return s.hub.Serve(c, id, seat, FormatJSON, game.Frame{Seat: seat, View: &v, Final: true}, nil)
 	}
 	f, err := s.games.Frame(ctx, id, seat)
 	if err != nil {
@@ -266,7 +266,7 @@ func (s *Server) events(c echo.Context) error {
 		return err
 	}
 	defer done()
-	return s.hub.Serve(c, id, seat, FormatJSON, f, func() (live.Frame, error) { return s.games.Frame(ctx, id, seat) })
+	return s.hub.Serve(c, id, seat, FormatJSON, f, func() (game.Frame, error) { return s.games.Frame(ctx, id, seat) })
 }
 
 // gameID is the game's code from the path. Codes are lowercase, but a person

@@ -13,9 +13,9 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/game"
 	"bullshit/internal/httpx"
 	"bullshit/internal/ratelimit"
-	"bullshit/live"
 )
 
 // Observe is every router's first middleware, the API's alone and the
@@ -68,7 +68,7 @@ func tooFast(wait int) error {
 // seatKey is the context key a handler reads its seat by.
 const seatKey = "seat"
 
-var errNoToken = &live.Error{Code: live.CodeUnauthorized, Message: "This needs your seat's token: send it as \"Authorization: Bearer <token>\"."}
+var errNoToken = &game.Error{Code: game.CodeUnauthorized, Message: "This needs your seat's token: send it as \"Authorization: Bearer <token>\"."}
 
 // seated requires a token for the game and sets the seat it acts for.
 func (s *Server) seated(next echo.HandlerFunc) echo.HandlerFunc {
@@ -113,7 +113,7 @@ func (s *Server) authenticate(c echo.Context, token string, next echo.HandlerFun
 	c.Set(seatKey, seat)
 	// The table checks the token again as it serves the request, in case
 	// the start numbered the seats afresh since this look-up.
-	c.SetRequest(c.Request().WithContext(live.WithToken(c.Request().Context(), token)))
+	c.SetRequest(c.Request().WithContext(game.WithToken(c.Request().Context(), token)))
 	return next(c)
 }
 
@@ -134,7 +134,7 @@ func bearer(c echo.Context, query bool) (string, error) {
 	return strings.TrimSpace(token), nil
 }
 
-var errBadAuthHeader = &live.Error{Code: live.CodeUnauthorized, Message: "Send the token as \"Authorization: Bearer <token>\"."}
+var errBadAuthHeader = &game.Error{Code: game.CodeUnauthorized, Message: "Send the token as \"Authorization: Bearer <token>\"."}
 
 // seatOf is the seat the request acts for, as seated or maybeSeated set it.
 // A route registered without either has none, and fails closed: falling back

@@ -14,13 +14,13 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
-// seatRecorder is a Games that records the seat of every call that acts for
+// seatRecorder is a game.Service that records the seat of every call that acts for
 // one, and answers each with nothing.
 type seatRecorder struct {
-	Games // nil: any other call panics
+	game.Service // nil: any other call panics
 
 	mu    sync.Mutex
 	calls []string
@@ -32,8 +32,8 @@ func (g *seatRecorder) record(what string, seat int) {
 	g.calls = append(g.calls, what+" as seat "+strconv.Itoa(seat))
 }
 
-func (g *seatRecorder) Get(ctx context.Context, id string) (live.Summary, error) {
-	return live.Summary{ID: id, Status: live.StatusLive}, nil
+func (g *seatRecorder) Get(ctx context.Context, id string) (game.Summary, error) {
+	return game.Summary{ID: id, Status: game.StatusLive}, nil
 }
 func (g *seatRecorder) Start(_ context.Context, _ string, by int) error {
 	g.record("start", by)

@@ -10,7 +10,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // TestNothingHiddenBeforeTheEnd tries every GET route the API describes while
@@ -85,7 +85,7 @@ func TestRecordReplays(t *testing.T) {
 	if a.status != http.StatusOK {
 		t.Fatalf("GET record: got %d %s, want 200", a.status, a.body)
 	}
-	var rec live.Record
+	var rec game.Record
 	if err := json.Unmarshal(a.body, &rec); err != nil {
 		t.Fatal(err)
 	}

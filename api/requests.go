@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // MaxBody is the largest request body the API reads. The biggest real one, a
@@ -28,7 +28,7 @@ type CreateBody struct {
 	Pace             engine.Pace    `json:"pace,omitempty"`
 	AwayAfterSeconds int            `json:"away_after_seconds,omitempty"`
 	Name             string         `json:"name,omitempty"`
-	Bots             []live.BotSpec `json:"bots,omitempty"`
+	Bots             []game.BotSpec `json:"bots,omitempty"`
 	FillBots         bool           `json:"fill_bots,omitempty"`
 	// GraceSeconds is the grace for calls made together; absent is the
 	// standard, 0 first-come.
@@ -79,18 +79,18 @@ func decode(body []byte, v any) error {
 // decodeCreate reads a create request into the runtime's terms. It only
 // translates: every setting and the name are checked by the runtime, the one
 // place that checks them, whichever front end a table is opened from.
-func decodeCreate(body []byte) (live.CreateRequest, error) { return decodeCreateAs(body, "") }
+func decodeCreate(body []byte) (game.CreateRequest, error) { return decodeCreateAs(body, "") }
 
 // decodeCreateAs is decodeCreate for a request made with an account's token
 // (account is its name; "" for a guest).
-func decodeCreateAs(body []byte, account string) (live.CreateRequest, error) {
+func decodeCreateAs(body []byte, account string) (game.CreateRequest, error) {
 	var b CreateBody
 	if err := decode(body, &b); err != nil {
-		return live.CreateRequest{}, err
+		return game.CreateRequest{}, err
 	}
 	name, err := seatName(b.Name, account)
 	if err != nil {
-		return live.CreateRequest{}, err
+		return game.CreateRequest{}, err
 	}
 	opts := engine.Standard(b.Seats)
 	if b.Sneak != nil {
@@ -113,12 +113,12 @@ func decodeCreateAs(body []byte, account string) (live.CreateRequest, error) {
 	if b.Seed != "" {
 		v, err := strconv.ParseUint(b.Seed, 10, 64)
 		if err != nil {
-			return live.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,
+			return game.CreateRequest{}, &engine.Error{Code: engine.CodeBadOptions,
 				Message: "A practice table's seed is a whole number from 0 to 18446744073709551615, written in decimal."}
 		}
 		seed = &v
 	}
-	return live.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots,
+	return game.CreateRequest{Options: opts, HostName: name, Bots: b.Bots, FillBots: b.FillBots,
 		AwayAfter: seconds(b.AwayAfterSeconds), Seed: seed}, nil
 }
 

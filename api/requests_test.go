@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/internal/httpx"
-	"bullshit/live"
 )
 
 // codeOf is the code a decoder's error carries, or "" for none.
@@ -30,44 +30,44 @@ func TestDecodeCreate(t *testing.T) {
 	tests := []struct {
 		name string
 		body string
-		want live.CreateRequest
+		want game.CreateRequest
 		code string
 	}{
-		{"standard", `{"seats":4,"name":"Ann"}`, live.CreateRequest{Options: std, HostName: "Ann"}, ""},
+		{"standard", `{"seats":4,"name":"Ann"}`, game.CreateRequest{Options: std, HostName: "Ann"}, ""},
 		{"every setting", `{"seats":6,"sneak":0,"window_seconds":10,"pace":"relaxed","away_after_seconds":30,"name":" Bo ","bots":[{"level":"hard","style":"bold"}],"fill_bots":true}`,
-			live.CreateRequest{
+			game.CreateRequest{
 				Options: engine.Options{Seats: 6, Sneak: 0, Window: 10 * time.Second, Pace: engine.Relaxed, Penalty: engine.StandardPenalty,
 					Grace: engine.StandardGrace},
-				HostName: " Bo ", Bots: []live.BotSpec{{Level: "hard", Style: "bold"}}, FillBots: true, AwayAfter: 30 * time.Second,
+				HostName: " Bo ", Bots: []game.BotSpec{{Level: "hard", Style: "bold"}}, FillBots: true, AwayAfter: 30 * time.Second,
 			}, ""},
 		{"settings out of range are passed on", `{"seats":2,"sneak":9,"window_seconds":5,"away_after_seconds":-3,"name":"Ann"}`,
-			live.CreateRequest{Options: engine.Options{Seats: 2, Sneak: 9, Window: 5 * time.Second, Pace: engine.Brisk, Penalty: engine.StandardPenalty,
+			game.CreateRequest{Options: engine.Options{Seats: 2, Sneak: 9, Window: 5 * time.Second, Pace: engine.Brisk, Penalty: engine.StandardPenalty,
 				Grace: engine.StandardGrace},
 				HostName: "Ann", AwayAfter: -3 * time.Second}, ""},
 		{"a window too long for a duration", `{"seats":4,"window_seconds":9999999999,"name":"Ann"}`,
-			live.CreateRequest{Options: engine.Options{Seats: 4, Sneak: std.Sneak, Window: -1, Pace: engine.Brisk, Penalty: engine.StandardPenalty,
+			game.CreateRequest{Options: engine.Options{Seats: 4, Sneak: std.Sneak, Window: -1, Pace: engine.Brisk, Penalty: engine.StandardPenalty,
 				Grace: engine.StandardGrace}, HostName: "Ann"}, ""},
 		{"an away time too long for a duration", `{"seats":4,"away_after_seconds":-9999999999,"name":"Ann"}`,
-			live.CreateRequest{Options: std, HostName: "Ann", AwayAfter: -1}, ""},
+			game.CreateRequest{Options: std, HostName: "Ann", AwayAfter: -1}, ""},
 		{"the table options", `{"seats":6,"name":"Bo","grace_seconds":0.3,"play_on":true,"seed":"18446744073709551615"}`,
-			live.CreateRequest{Options: engine.Options{Seats: 6, Sneak: std.Sneak, Window: std.Window, Pace: engine.Brisk,
+			game.CreateRequest{Options: engine.Options{Seats: 6, Sneak: std.Sneak, Window: std.Window, Pace: engine.Brisk,
 				Penalty: engine.StandardPenalty, Grace: 300 * time.Millisecond, PlayOn: true},
 				HostName: "Bo", Seed: ptr(uint64(18446744073709551615))}, ""},
 		{"first come", `{"seats":4,"name":"Ann","grace_seconds":0}`,
-			live.CreateRequest{Options: func() engine.Options { o := std; o.Grace = 0; return o }(), HostName: "Ann"}, ""},
+			game.CreateRequest{Options: func() engine.Options { o := std; o.Grace = 0; return o }(), HostName: "Ann"}, ""},
 		{"a grace out of range is passed on", `{"seats":4,"name":"Ann","grace_seconds":0.6}`,
-			live.CreateRequest{Options: func() engine.Options { o := std; o.Grace = -1; return o }(), HostName: "Ann"}, ""},
+			game.CreateRequest{Options: func() engine.Options { o := std; o.Grace = -1; return o }(), HostName: "Ann"}, ""},
 		{"a negative grace is passed on", `{"seats":4,"name":"Ann","grace_seconds":-0.1}`,
-			live.CreateRequest{Options: func() engine.Options { o := std; o.Grace = -1; return o }(), HostName: "Ann"}, ""},
-		{"grace as text", `{"seats":4,"name":"Ann","grace_seconds":"0.1"}`, live.CreateRequest{}, "invalid"},
-		{"seed not a number", `{"seats":4,"name":"Ann","seed":"12a"}`, live.CreateRequest{}, "bad_options"},
-		{"seed too big", `{"seats":4,"name":"Ann","seed":"18446744073709551616"}`, live.CreateRequest{}, "bad_options"},
-		{"negative seed", `{"seats":4,"name":"Ann","seed":"-1"}`, live.CreateRequest{}, "bad_options"},
-		{"unknown field", `{"seats":4,"name":"Ann","colour":"red"}`, live.CreateRequest{}, "invalid"},
-		{"wrong type", `{"seats":"four","name":"Ann"}`, live.CreateRequest{}, "invalid"},
-		{"not json", `seats=4`, live.CreateRequest{}, "invalid"},
-		{"empty", ``, live.CreateRequest{}, "invalid"},
-		{"two values", `{"seats":4,"name":"Ann"} {}`, live.CreateRequest{}, "invalid"},
+			game.CreateRequest{Options: func() engine.Options { o := std; o.Grace = -1; return o }(), HostName: "Ann"}, ""},
+		{"grace as text", `{"seats":4,"name":"Ann","grace_seconds":"0.1"}`, game.CreateRequest{}, "invalid"},
+		{"seed not a number", `{"seats":4,"name":"Ann","seed":"12a"}`, game.CreateRequest{}, "bad_options"},
+		{"seed too big", `{"seats":4,"name":"Ann","seed":"18446744073709551616"}`, game.CreateRequest{}, "bad_options"},
+		{"negative seed", `{"seats":4,"name":"Ann","seed":"-1"}`, game.CreateRequest{}, "bad_options"},
+		{"unknown field", `{"seats":4,"name":"Ann","colour":"red"}`, game.CreateRequest{}, "invalid"},
+		{"wrong type", `{"seats":"four","name":"Ann"}`, game.CreateRequest{}, "invalid"},
+		{"not json", `seats=4`, game.CreateRequest{}, "invalid"},
+		{"empty", ``, game.CreateRequest{}, "invalid"},
+		{"two values", `{"seats":4,"name":"Ann"} {}`, game.CreateRequest{}, "invalid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

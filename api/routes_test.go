@@ -11,7 +11,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // TestRoutes walks one table through every route, each happy path and each
@@ -96,8 +96,8 @@ func TestRoutes(t *testing.T) {
 		{name: "create: unknown field", method: "POST", path: "/api/v1/games", body: `{"seats":3,"name":"Al","speed":9}`, status: 400, code: "invalid"},
 		{name: "create: a bot table", method: "POST", path: "/api/v1/games", body: `{"seats":3,"name":"Al","bots":[{"level":"easy","style":"bold"}],"fill_bots":true}`, status: 201,
 			after: func(t *testing.T, a answer) {
-				j := decodeInto[live.Joined](t, a)
-				if j.Seat != 0 || j.Token == "" || j.Game.Seats[1].Kind != live.SeatBot {
+				j := decodeInto[game.Joined](t, a)
+				if j.Seat != 0 || j.Token == "" || j.Game.Seats[1].Kind != game.SeatBot {
 					t.Errorf("created %+v, want the host at seat 0 with a token and a bot at seat 1", j)
 				}
 			}},
@@ -107,7 +107,7 @@ func TestRoutes(t *testing.T) {
 		{name: "list open", method: "GET", path: "/api/v1/games?status=open&limit=10", status: 200,
 			after: func(t *testing.T, a answer) {
 				l := decodeInto[api.GameList](t, a)
-				if !slices.ContainsFunc(l.Games, func(g live.Summary) bool { return g.ID == id }) {
+				if !slices.ContainsFunc(l.Games, func(g game.Summary) bool { return g.ID == id }) {
 					t.Errorf("the open games %+v don't include %s", l.Games, id)
 				}
 			}},
@@ -123,7 +123,7 @@ func TestRoutes(t *testing.T) {
 		{name: "leave: wrong token", method: "POST", path: "/api/v1/games/{id}/leave", token: "{bad}", status: 401, code: "unauthorized"},
 		{name: "leave: Dee", method: "POST", path: "/api/v1/games/{id}/leave", token: "{dee}", status: 200,
 			after: func(t *testing.T, a answer) {
-				if s := decodeInto[live.Summary](t, a); s.Seats[3].Kind != live.SeatEmpty {
+				if s := decodeInto[game.Summary](t, a); s.Seats[3].Kind != game.SeatEmpty {
 					t.Errorf("after Dee left seat 3 is %+v, want empty", s.Seats[3])
 				}
 			}},
@@ -133,7 +133,7 @@ func TestRoutes(t *testing.T) {
 		{name: "play before the start", method: "POST", path: "/api/v1/games/{id}/play", token: "{ann}", body: `{"no":0,"cards":["AS"]}`, status: 409, code: "conflict"},
 		{name: "start", method: "POST", path: "/api/v1/games/{id}/start", token: "{ann}", status: 200,
 			after: func(t *testing.T, a answer) {
-				if s := decodeInto[live.Summary](t, a); s.Status != live.StatusLive || s.Options.Seats != 3 {
+				if s := decodeInto[game.Summary](t, a); s.Status != game.StatusLive || s.Options.Seats != 3 {
 					t.Errorf("after the start the game is %s with %d seats, want live with 3", s.Status, s.Options.Seats)
 				}
 			}},
@@ -199,14 +199,14 @@ func TestRoutes(t *testing.T) {
 		{name: "hand to a bot: someone else's", method: "POST", path: "/api/v1/games/{id}/seats/2/bot", token: "{bo}", status: 403, code: "forbidden"},
 		{name: "hand to a bot: your own", method: "POST", path: "/api/v1/games/{id}/seats/2/bot", token: "{cy}", status: 200,
 			after: func(t *testing.T, a answer) {
-				if s := decodeInto[live.Summary](t, a); s.Seats[2].Bot == nil && s.Seats[2].Kind != live.SeatBot {
+				if s := decodeInto[game.Summary](t, a); s.Seats[2].Bot == nil && s.Seats[2].Kind != game.SeatBot {
 					t.Errorf("after the hand-over seat 2 is %+v, want a bot playing it", s.Seats[2])
 				}
 			}},
 		{name: "end: not the host", method: "POST", path: "/api/v1/games/{id}/end", token: "{bo}", status: 403, code: "forbidden"},
 		{name: "end", method: "POST", path: "/api/v1/games/{id}/end", token: "{ann}", status: 200,
 			after: func(t *testing.T, a answer) {
-				if s := decodeInto[live.Summary](t, a); s.Status != live.StatusEnded {
+				if s := decodeInto[game.Summary](t, a); s.Status != game.StatusEnded {
 					t.Errorf("after the end the game is %s, want ended", s.Status)
 				}
 			}},
@@ -239,7 +239,7 @@ func TestRoutes(t *testing.T) {
 // keep records the token of a seat just joined under name.
 func keep(tokens map[string]string, name string) func(t *testing.T, a answer) {
 	return func(t *testing.T, a answer) {
-		j := decodeInto[live.Joined](t, a)
+		j := decodeInto[game.Joined](t, a)
 		if j.Token == "" {
 			t.Fatalf("joining gave no token: %s", a.body)
 		}

@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/labstack/echo/v4"
+	"bullshit/game"
 
-	"bullshit/live"
+	"github.com/labstack/echo/v4"
 )
 
 // maxOffset is as far into a list as a page may start: paging further
@@ -14,8 +14,8 @@ import (
 const maxOffset = 100000
 
 // searchQuery reads the list's player and offset parameters.
-func searchQuery(c echo.Context) (live.Query, error) {
-	var q live.Query
+func searchQuery(c echo.Context) (game.Query, error) {
+	var q game.Query
 	// The runtime checks the name, as it checks every name.
 	q.Player = strings.TrimSpace(c.QueryParam("player"))
 	if o := c.QueryParam("offset"); o != "" {

@@ -3,7 +3,6 @@
 package api
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -16,35 +15,15 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/game"
 	"bullshit/internal/httpx"
 	"bullshit/internal/ratelimit"
-	"bullshit/live"
 	"bullshit/push"
 )
 
-// Games is what the API calls of the table runtime (*live.Manager): the
-// methods its handlers call and no more, so a test fakes only those.
-type Games interface {
-	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
-	Search(ctx context.Context, q live.Query) ([]live.Summary, bool, error)
-	Get(ctx context.Context, id string) (live.Summary, error)
-	Join(ctx context.Context, id, name string, player int64) (live.Joined, error)
-	Authenticate(ctx context.Context, id, token string) (seat int, err error)
-	Start(ctx context.Context, id string, by int) error
-	Leave(ctx context.Context, id string, seat int) error
-	HandToBot(ctx context.Context, id string, by, seat int) error
-	End(ctx context.Context, id string, by int) error
-	View(ctx context.Context, id string, seat int) (engine.View, error)
-	Act(ctx context.Context, id string, a engine.Action) (engine.View, error)
-	Log(ctx context.Context, id string, seat int) ([]engine.Event, error)
-	Seats(ctx context.Context, id string) ([]live.SeatInfo, error)
-	Frame(ctx context.Context, id string, seat int) (live.Frame, error)
-	Record(ctx context.Context, id string) (live.Record, error)
-}
-
 // Config configures a Server. Zero fields take the defaults.
 type Config struct {
-	Games  Games
+	Games  game.Service
 	Hub    *push.Hub
 	Logger *slog.Logger
 	// Players finds the account of an API token; nil refuses account
@@ -88,7 +67,7 @@ const DefaultStreamsPerAddress = 32
 
 // Server is the HTTP API.
 type Server struct {
-	games  Games
+	games  game.Service
 	hub    *push.Hub
 	log    *slog.Logger
 	byAddr *ratelimit.Limiter

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/push"
 )
 
@@ -17,7 +17,7 @@ const FormatJSON = "json"
 // without a view (before the start) has nothing to send, and one whose view
 // did not move on (an away mark, a join) is ordered with the one before it,
 // so it is not sent again.
-var JSONEncoder = push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
+var JSONEncoder = push.EncoderFunc(func(f game.Frame, _ time.Time) (push.Event, bool, error) {
 	if f.View == nil {
 		return push.Event{}, false, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // BenchmarkMove times a move made on the node that runs its table and one
@@ -51,7 +51,7 @@ func BenchmarkFrame(b *testing.B) {
 	}
 	arrivals := make(chan arrival, 1024)
 	for i := range 2 {
-		p.hubs[i].tap = func(game string, f live.Frame) {
+		p.hubs[i].tap = func(game string, f game.Frame) {
 			if f.Seat == engine.Spectator {
 				arrivals <- arrival{i, game, f.Revision, time.Now()}
 			}
@@ -105,7 +105,7 @@ func nextMove(b *testing.B, tables *Tables, id *string) (int, engine.Action) {
 	ctx := context.Background()
 	for {
 		if *id == "" {
-			host, err := tables.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+			host, err := tables.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
 			if err != nil {
 				b.Fatal(err)
 			}

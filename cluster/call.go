@@ -11,12 +11,12 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // handler serves one kind of call for another node: it reads the call's
 // arguments, calls the Manager and returns what the caller decodes.
-type handler func(ctx context.Context, m *live.Manager, id string, args json.RawMessage) (any, error)
+type handler func(ctx context.Context, m Local, id string, args json.RawMessage) (any, error)
 
 // handlers is the one dispatch table, filled by newOp.
 var handlers = map[string]handler{}
@@ -25,7 +25,7 @@ var handlers = map[string]handler{}
 // R, named on the wire.
 type op[A, R any] struct {
 	name string
-	run  func(ctx context.Context, m *live.Manager, id string, a A) (R, error)
+	run  func(ctx context.Context, m Local, id string, a A) (R, error)
 	// write: the call changes the game, so one whose owner may have taken
 	// it without answering is refused as unknown, not unavailable.
 	write bool
@@ -36,16 +36,16 @@ type op[A, R any] struct {
 // another node only with that seat's token, as the HTTP routes take it
 // only with one (the spectator's seat needs none), and the table checks
 // the token is the seat's.
-func newOp[A, R any](name string, seatOf func(A) int, run func(ctx context.Context, m *live.Manager, id string, a A) (R, error)) op[A, R] {
+func newOp[A, R any](name string, seatOf func(A) int, run func(ctx context.Context, m Local, id string, a A) (R, error)) op[A, R] {
 	if handlers[name] != nil {
 		panic("cluster: two calls named " + name)
 	}
-	handlers[name] = func(ctx context.Context, m *live.Manager, id string, raw json.RawMessage) (any, error) {
+	handlers[name] = func(ctx context.Context, m Local, id string, raw json.RawMessage) (any, error) {
 		var a A
 		if err := json.Unmarshal(raw, &a); err != nil {
 			return nil, fmt.Errorf("reading the arguments of %s: %w", name, err)
 		}
-		if _, ok := live.TokenFrom(ctx); !ok && seatOf != nil && seatOf(a) != engine.Spectator {
+		if _, ok := game.TokenFrom(ctx); !ok && seatOf != nil && seatOf(a) != engine.Spectator {
 			return nil, errNoSeatToken
 		}
 		return run(ctx, m, id, a)
@@ -57,15 +57,15 @@ func newOp[A, R any](name string, seatOf func(A) int, run func(ctx context.Conte
 func theSeat(seat int) int { return seat }
 
 // newWrite declares a call that changes the game (see op.write).
-func newWrite[A, R any](name string, seatOf func(A) int, run func(ctx context.Context, m *live.Manager, id string, a A) (R, error)) op[A, R] {
+func newWrite[A, R any](name string, seatOf func(A) int, run func(ctx context.Context, m Local, id string, a A) (R, error)) op[A, R] {
 	o := newOp(name, seatOf, run)
 	o.write = true
 	return o
 }
 
 // errOnly makes a call that answers only an error one of R struct{}.
-func errOnly[A any](fn func(ctx context.Context, m *live.Manager, id string, a A) error) func(context.Context, *live.Manager, string, A) (struct{}, error) {
-	return func(ctx context.Context, m *live.Manager, id string, a A) (struct{}, error) {
+func errOnly[A any](fn func(ctx context.Context, m Local, id string, a A) error) func(context.Context, Local, string, A) (struct{}, error) {
+	return func(ctx context.Context, m Local, id string, a A) (struct{}, error) {
 		return struct{}{}, fn(ctx, m, id, a)
 	}
 }
@@ -74,15 +74,15 @@ var (
 	// errMoved refuses a call made to a node that no longer runs the
 	// table, as a table taken away refuses its request: the caller tries
 	// again, and finds the new owner.
-	errMoved = &live.Error{Code: errcode.Moved, Message: errcode.Message(errcode.Moved)}
+	errMoved = &game.Error{Code: errcode.Moved, Message: errcode.Message(errcode.Moved)}
 	// errNoOwner: no node took the call in the caller's patience.
 	// errNoSeatToken refuses a call from another node about a seat that
 	// carries no token: every node's routes authenticate a seat with one.
-	errNoSeatToken = &live.Error{Code: errcode.Unauthorized, Message: "That call is about a seat but carries no seat token."}
-	errNoOwner     = &live.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
+	errNoSeatToken = &game.Error{Code: errcode.Unauthorized, Message: "That call is about a seat but carries no seat token."}
+	errNoOwner     = &game.Error{Code: errcode.Unavailable, Message: "The server running this game can't be reached just now; try again in a moment."}
 	// errNoAnswer: a change no node answered in the caller's patience,
 	// though a try may have reached the owner, which may have made it.
-	errNoAnswer = &live.Error{Code: errcode.Unknown, Message: "The server running this game didn't answer in time, so we couldn't tell whether that was saved: look at the game again before you move."}
+	errNoAnswer = &game.Error{Code: errcode.Unknown, Message: "The server running this game didn't answer in time, so we couldn't tell whether that was saved: look at the game again before you move."}
 )
 
 // call runs the op here when this node runs the game, or else sends it to
@@ -108,7 +108,7 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 		return zero, err
 	}
 	req := request{Op: o.name, Game: id, Args: args}
-	if token, ok := live.TokenFrom(ctx); ok {
+	if token, ok := game.TokenFrom(ctx); ok {
 		req.Token = &token
 	}
 	ctx, cancel := context.WithTimeout(ctx, t.patience)
@@ -224,7 +224,7 @@ func (t *Tables) nowhere(ctx context.Context, id string, silentSince time.Time) 
 		// which, as it would on a single node.
 		return true
 	}
-	return status != live.StatusOpen && status != live.StatusLive
+	return status != game.StatusOpen && status != game.StatusLive
 }
 
 // serve answers a call from another node about a game this node runs, on
@@ -258,7 +258,7 @@ func (t *Tables) answer(req request) response {
 	ctx, cancel := context.WithTimeout(t.ctx, wait)
 	defer cancel()
 	if req.Token != nil {
-		ctx = live.WithToken(ctx, *req.Token)
+		ctx = game.WithToken(ctx, *req.Token)
 	}
 	out, err := handlers[req.Op](ctx, t.m, req.Game, req.Args)
 	if err != nil {

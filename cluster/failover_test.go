@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // TestCallsFollowATableToItsNewOwner: the node running a table hands it
@@ -15,12 +15,12 @@ func TestCallsFollowATableToItsNewOwner(t *testing.T) {
 	p := newPair(t, 0)
 	first, second := p.tables[0], p.tables[1]
 	ctx := t.Context()
-	host, err := first.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	host, err := first.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
-	joined := []live.Joined{host}
+	joined := []game.Joined{host}
 	for _, name := range []string{"Bob", "Cy"} {
 		j, err := second.Join(ctx, id, name, 0)
 		if err != nil {
@@ -28,7 +28,7 @@ func TestCallsFollowATableToItsNewOwner(t *testing.T) {
 		}
 		joined = append(joined, j)
 	}
-	if err := second.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
+	if err := second.Start(game.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatal(err)
 	}
 	people := seatsOf(t, second, id, joined...)
@@ -40,13 +40,13 @@ func TestCallsFollowATableToItsNewOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if err := first.m.Drain(ctx); err != nil {
+	if err := p.mgrs[0].Drain(ctx); err != nil {
 		t.Fatalf("handing the tables over: %v", err)
 	}
 	if first.runs(id) {
 		t.Fatal("the first node still runs the table after handing it over")
 	}
-	p.tables[1].m.ClaimNow()
+	p.mgrs[1].ClaimNow()
 	// The move is retried until the table runs again: here, once claimed.
 	play(t, second, id, people)
 	if !second.runs(id) {

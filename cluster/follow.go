@@ -8,9 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nats-io/nats.go"
+	"bullshit/game"
 
-	"bullshit/live"
+	"github.com/nats-io/nats.go"
 )
 
 // follower follows one seat of a game from its owner for the local hub.
@@ -117,7 +117,7 @@ func (fl *follower) read(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, fl.fs.quiet)
 	defer cancel()
 	if token := fl.token.Load(); token != nil {
-		ctx = live.WithToken(ctx, *token)
+		ctx = game.WithToken(ctx, *token)
 	}
 	f, err := fl.fs.tables.Frame(ctx, fl.key.game, fl.key.seat)
 	if err == nil {
@@ -132,7 +132,7 @@ func (fl *follower) read(ctx context.Context) {
 // adopt hands the hub a frame read afresh if it is newer than the last. An
 // epoch newer than the game's streams have is taken only once the store
 // says the game has reached it.
-func (fl *follower) adopt(ctx context.Context, f live.Frame) error {
+func (fl *follower) adopt(ctx context.Context, f game.Frame) error {
 	if err := fl.fs.checkEpoch(ctx, fl.key.game, f.Epoch); err != nil {
 		return err
 	}

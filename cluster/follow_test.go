@@ -10,7 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // TestFollowerTakesOnlyTheNextFrame hands a follower frames over NATS and
@@ -54,7 +54,7 @@ func TestFollowerTakesOnlyTheNextFrame(t *testing.T) {
 		if s.stored != 0 {
 			stored = s.stored
 		}
-		f := live.Frame{Seat: engine.Spectator, Revision: s.revision, Epoch: s.epoch, Final: s.final}
+		f := game.Frame{Seat: engine.Spectator, Revision: s.revision, Epoch: s.epoch, Final: s.final}
 		before := len(hub.given("g1", engine.Spectator))
 		if s.read {
 			err := fl.adopt(context.Background(), f)

@@ -9,19 +9,19 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/nats-io/nats.go"
+	"bullshit/game"
 
-	"bullshit/live"
+	"github.com/nats-io/nats.go"
 )
 
 // LocalHub is what Frames needs of the node's push hub.
 type LocalHub interface {
-	live.Publisher
+	game.Publisher
 	// Restamp lets the game's streams take the next frame whatever its
 	// revision (a new owner's revisions count afresh).
 	Restamp(game string)
 	// NoteTable tells the lobby of a change to a table run elsewhere.
-	NoteTable(game string, s live.Summary)
+	NoteTable(game string, s game.Summary)
 }
 
 // FramesConfig configures Frames. Zero durations take the defaults.
@@ -55,7 +55,7 @@ const DefaultQuiet = 5 * time.Second
 // never sent here.
 const firstRead = 200 * time.Millisecond
 
-// Frames is the node's live.Publisher: it hands every frame of the tables
+// Frames is the node's game.Publisher: it hands every frame of the tables
 // it runs to the local hub, and publishes it on the seat's subject stamped
 // (game, epoch, revision) for the nodes where someone follows that seat.
 // While the hub has a stream for a game and seat (see push.Config's Watch),
@@ -82,7 +82,7 @@ type Frames struct {
 	published, received, stale, reads, forged atomic.Int64
 	// drop, in tests, is shown every frame about to reach NATS, and loses
 	// those it says, as NATS may.
-	drop atomic.Pointer[func(game string, f live.Frame) bool]
+	drop atomic.Pointer[func(game string, f game.Frame) bool]
 }
 
 type seatKey struct {
@@ -105,7 +105,7 @@ type frameMsg struct {
 	Game     string     `json:"game"`
 	Epoch    int64      `json:"epoch"`
 	Revision int        `json:"revision"`
-	Frame    live.Frame `json:"frame"`
+	Frame    game.Frame `json:"frame"`
 }
 
 // NewFrames makes a node's Frames; its followers stop when ctx ends (see
@@ -134,12 +134,12 @@ const lobbySubject = "bullshit.lobby"
 // lobbyMsg is a table's summary after a change the lobby shows.
 type lobbyMsg struct {
 	Game    string       `json:"game"`
-	Summary live.Summary `json:"summary"`
+	Summary game.Summary `json:"summary"`
 }
 
 // Lobbied is the hub's Lobbied: a table run here changed in a way the
 // lobby shows, which the other nodes' lobbies are told.
-func (fs *Frames) Lobbied(game string, s live.Summary) {
+func (fs *Frames) Lobbied(game string, s game.Summary) {
 	if !fs.tables.runs(game) {
 		return // a table followed from elsewhere: its owner tells
 	}
@@ -161,10 +161,10 @@ func (fs *Frames) noted(m *nats.Msg) {
 	fs.hub.NoteTable(msg.Game, msg.Summary)
 }
 
-var _ live.Publisher = (*Frames)(nil)
+var _ game.Publisher = (*Frames)(nil)
 
 // Publish hands a local table's frame to the hub and to the other nodes.
-func (fs *Frames) Publish(game string, f live.Frame) {
+func (fs *Frames) Publish(game string, f game.Frame) {
 	fs.deliver(game, f.Epoch, f)
 	if stoppedHere(f) {
 		return
@@ -189,8 +189,8 @@ func (fs *Frames) Publish(game string, f live.Frame) {
 // stoppedHere reports whether f is the last frame of a table stopped with
 // its node while its game goes on: the node's own streams end with it, but
 // the other nodes' follow the game to its next owner.
-func stoppedHere(f live.Frame) bool {
-	return f.Final && (f.Game.Status == live.StatusOpen || f.Game.Status == live.StatusLive)
+func stoppedHere(f game.Frame) bool {
+	return f.Final && (f.Game.Status == game.StatusOpen || f.Game.Status == game.StatusLive)
 }
 
 // Close ends a local game's streams. The other nodes end theirs on the
@@ -204,7 +204,7 @@ func (fs *Frames) Close(game string) {
 
 // deliver hands f to the hub, restamping the game's streams first when its
 // epoch is newer than any seen.
-func (fs *Frames) deliver(game string, epoch int64, f live.Frame) {
+func (fs *Frames) deliver(game string, epoch int64, f game.Frame) {
 	fs.mu.Lock()
 	last, known := fs.epochs[game]
 	if !known || epoch > last {

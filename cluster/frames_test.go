@@ -8,25 +8,25 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // recorder is a hub that keeps the frames it is given, by seat.
 type recorder struct {
 	mu        sync.Mutex
-	frames    map[seatKey][]live.Frame
+	frames    map[seatKey][]game.Frame
 	closed    map[string]bool
 	restamped int
 	noted     []string
 	// tap, if set, is handed every frame as it comes (a benchmark's).
-	tap func(game string, f live.Frame)
+	tap func(game string, f game.Frame)
 }
 
 func newRecorder() *recorder {
-	return &recorder{frames: make(map[seatKey][]live.Frame), closed: make(map[string]bool)}
+	return &recorder{frames: make(map[seatKey][]game.Frame), closed: make(map[string]bool)}
 }
 
-func (r *recorder) Publish(game string, f live.Frame) {
+func (r *recorder) Publish(game string, f game.Frame) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := seatKey{game, f.Seat}
@@ -42,7 +42,7 @@ func (r *recorder) Close(game string) {
 	r.closed[game] = true
 }
 
-func (r *recorder) NoteTable(game string, _ live.Summary) {
+func (r *recorder) NoteTable(game string, _ game.Summary) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.noted = append(r.noted, game)
@@ -92,12 +92,12 @@ func TestFramesReachAnotherNode(t *testing.T) {
 	p := newPair(t, 200*time.Millisecond)
 	owner := p.tables[0]
 	ctx := t.Context()
-	host, err := owner.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	host, err := owner.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
-	joined := []live.Joined{host}
+	joined := []game.Joined{host}
 	for _, name := range []string{"Bob", "Cy"} {
 		j, err := owner.Join(ctx, id, name, 0)
 		if err != nil {
@@ -134,7 +134,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 			return len(revs) > 0 && revs[len(revs)-1] == want
 		})
 	}
-	if err := owner.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
+	if err := owner.Start(game.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatal(err)
 	}
 	caughtUp("the start on the other node")
@@ -145,7 +145,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 
 	// Lose seat 0's next frame, then let the table move on: the gap shows.
 	var once sync.Once
-	lose := func(game string, f live.Frame) bool {
+	lose := func(game string, f game.Frame) bool {
 		lost := false
 		if game == id && f.Seat == 0 {
 			once.Do(func() { lost = true })
@@ -159,7 +159,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 
 	// Lose the last frame: only the quiet spell shows it.
 	var last sync.Once
-	loseLast := func(game string, f live.Frame) bool {
+	loseLast := func(game string, f game.Frame) bool {
 		lost := false
 		if game == id && f.Seat == 0 {
 			last.Do(func() { lost = true })
@@ -184,7 +184,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 	}
 
 	// The end reaches every followed seat, then the streams close.
-	if err := owner.End(live.WithToken(ctx, host.Token), id, 0); err != nil {
+	if err := owner.End(game.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, "the game's streams closed on the other node", func() bool { return p.hubs[1].isClosed(id) })
@@ -205,12 +205,12 @@ func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
 	p := newPair(t, time.Hour)
 	owner := p.tables[0]
 	ctx := t.Context()
-	host, err := owner.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	host, err := owner.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := host.Game.ID
-	joined := []live.Joined{host}
+	joined := []game.Joined{host}
 	for _, name := range []string{"Bob", "Cy"} {
 		j, err := owner.Join(ctx, id, name, 0)
 		if err != nil {
@@ -220,14 +220,14 @@ func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
 	}
 	var mu sync.Mutex
 	sent := make(map[int]int)
-	watch := func(game string, f live.Frame) bool {
+	watch := func(game string, f game.Frame) bool {
 		mu.Lock()
 		defer mu.Unlock()
 		sent[f.Seat]++
 		return false
 	}
 	p.frames[0].drop.Store(&watch)
-	if err := owner.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
+	if err := owner.Start(game.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatal(err)
 	}
 	people := seatsOf(t, owner, id, joined...)
@@ -253,7 +253,7 @@ func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
 // seat's token, as the routes' calls do.
 type seats map[int]string
 
-func seatsOf(t *testing.T, tables *Tables, id string, joined ...live.Joined) seats {
+func seatsOf(t *testing.T, tables *Tables, id string, joined ...game.Joined) seats {
 	t.Helper()
 	out := make(seats)
 	for _, j := range joined {
@@ -269,7 +269,7 @@ func seatsOf(t *testing.T, tables *Tables, id string, joined ...live.Joined) sea
 // as is a context carrying seat's token.
 func (s seats) as(ctx context.Context, seat int) context.Context {
 	if token, ok := s[seat]; ok {
-		return live.WithToken(ctx, token)
+		return game.WithToken(ctx, token)
 	}
 	return ctx
 }
@@ -303,19 +303,19 @@ func play(t *testing.T, tables *Tables, id string, people seats) {
 
 func TestAStoppedTableEndsNoStreamElsewhere(t *testing.T) {
 	tests := []struct {
-		status live.Status
+		status game.Status
 		final  bool
 		want   bool
 	}{
-		{live.StatusLive, true, true},
-		{live.StatusOpen, true, true},
-		{live.StatusLive, false, false},
-		{live.StatusFinished, true, false},
-		{live.StatusEnded, true, false},
-		{live.StatusBroken, true, false},
+		{game.StatusLive, true, true},
+		{game.StatusOpen, true, true},
+		{game.StatusLive, false, false},
+		{game.StatusFinished, true, false},
+		{game.StatusEnded, true, false},
+		{game.StatusBroken, true, false},
 	}
 	for _, tt := range tests {
-		f := live.Frame{Final: tt.final, Game: live.Summary{Status: tt.status}}
+		f := game.Frame{Final: tt.final, Game: game.Summary{Status: tt.status}}
 		if got := stoppedHere(f); got != tt.want {
 			t.Errorf("stoppedHere(final %v, %s): got %v, want %v", tt.final, tt.status, got, tt.want)
 		}

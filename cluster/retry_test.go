@@ -10,7 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // TestCallWaitsForAnOwner: a call about a live game that no node answers
@@ -19,7 +19,7 @@ import (
 // answers.
 func TestCallWaitsForAnOwner(t *testing.T) {
 	nodes := startMesh(t, 2)
-	stillLive := func(context.Context, string) (string, live.Status, error) { return "gone", live.StatusLive, nil }
+	stillLive := func(context.Context, string) (string, game.Status, error) { return "gone", game.StatusLive, nil }
 	tables := NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive, Patience: 300 * time.Millisecond})
 	_, err := tables.Get(t.Context(), "abcdefgh")
 	if code, _, _ := errcode.Of(err); code != errcode.Unavailable {
@@ -57,7 +57,7 @@ func TestCallWaitsForAnOwner(t *testing.T) {
 // promises nothing was stored); a read in the same plight is unavailable.
 func TestCallTheOwnerTookButNeverAnsweredIsUnknown(t *testing.T) {
 	nodes := startMesh(t, 2)
-	stillLive := func(context.Context, string) (string, live.Status, error) { return "n0", live.StatusLive, nil }
+	stillLive := func(context.Context, string) (string, game.Status, error) { return "n0", game.StatusLive, nil }
 	// The owner takes every call and answers none, as one whose table's
 	// commit outlives the caller's patience.
 	sub, err := nodes[0].Conn.Subscribe(gameSubject("abcdefgh"), func(*nats.Msg) {})

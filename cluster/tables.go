@@ -12,22 +12,32 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/review"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/store"
 )
 
+// Local is the node's own tables as Tables calls them: the game service,
+// and whether the node runs a game's table now.
+type Local interface {
+	game.Service
+	Runs(id string) bool
+}
+
+var _ game.Service = (*Tables)(nil)
+
 // TablesConfig configures Tables. Zero durations take the defaults.
 type TablesConfig struct {
-	Manager *live.Manager
-	Conn    *nats.Conn
-	Logger  *slog.Logger
+	// Local is this node's own tables' runtime (live.Manager).
+	Local  Local
+	Conn   *nats.Conn
+	Logger *slog.Logger
 	// Owner reads a game's owner and status from the store. A call that no
 	// node answers is about a game running nowhere when the store says it
 	// is over (or there is no such game): the local Manager answers it from
 	// the store. An open or live game is being taken over: the call waits
 	// for its new owner. Nil (a test's) takes a game nobody answers for,
 	// once interest had time to spread (Settle), as running nowhere.
-	Owner func(ctx context.Context, id string) (node string, status live.Status, err error)
+	Owner func(ctx context.Context, id string) (node string, status game.Status, err error)
 	// Attempt bounds one request to the owner; Patience all of a call's
 	// tries, when the caller's context has no earlier deadline.
 	Attempt, Patience time.Duration
@@ -59,10 +69,10 @@ const (
 // created) and the calls about no one game (Create, List, Search) stay with
 // the local Manager, which reads the store every node shares.
 type Tables struct {
-	m        *live.Manager
+	m        Local
 	conn     *nats.Conn
 	log      *slog.Logger
-	owner    func(ctx context.Context, id string) (string, live.Status, error)
+	owner    func(ctx context.Context, id string) (string, game.Status, error)
 	attempt  time.Duration
 	patience time.Duration
 	settle   time.Duration
@@ -90,14 +100,14 @@ func NewTables(ctx context.Context, cfg TablesConfig) *Tables {
 	if cfg.Settle <= 0 {
 		cfg.Settle = DefaultSettle
 	}
-	return &Tables{m: cfg.Manager, conn: cfg.Conn, log: cfg.Logger, owner: cfg.Owner, attempt: cfg.Attempt,
+	return &Tables{m: cfg.Local, conn: cfg.Conn, log: cfg.Logger, owner: cfg.Owner, attempt: cfg.Attempt,
 		patience: cfg.Patience, settle: cfg.Settle, ctx: ctx, subs: make(map[string]*nats.Subscription)}
 }
 
 // SetManager gives the Tables their Manager, before any call: the
 // Manager publishes to the Frames that read through the Tables, so one of
 // the three is made without the next.
-func (t *Tables) SetManager(m *live.Manager) { t.m = m }
+func (t *Tables) SetManager(m Local) { t.m = m }
 
 // Watch is live.Cluster's Watch: the node answers for a game while its
 // Manager runs the table.
@@ -136,40 +146,40 @@ func (t *Tables) Stats() Stats {
 // The game-scoped calls, each once: the owner's handler and the local call
 // are the same function. Those that change the game are newWrite's.
 var (
-	opGet = newOp("get", nil, func(ctx context.Context, m *live.Manager, id string, _ struct{}) (live.Summary, error) {
+	opGet = newOp("get", nil, func(ctx context.Context, m Local, id string, _ struct{}) (game.Summary, error) {
 		return m.Get(ctx, id)
 	})
-	opJoin = newWrite("join", nil, func(ctx context.Context, m *live.Manager, id string, a joinArgs) (live.Joined, error) {
+	opJoin = newWrite("join", nil, func(ctx context.Context, m Local, id string, a joinArgs) (game.Joined, error) {
 		return m.Join(ctx, id, a.Name, a.Player)
 	})
-	opAuth = newOp("authenticate", nil, func(ctx context.Context, m *live.Manager, id, token string) (int, error) {
+	opAuth = newOp("authenticate", nil, func(ctx context.Context, m Local, id, token string) (int, error) {
 		return m.Authenticate(ctx, id, token)
 	})
-	opStart     = newWrite("start", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.Start(ctx, id, by) }))
-	opLeave     = newWrite("leave", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, seat int) error { return m.Leave(ctx, id, seat) }))
-	opEnd       = newWrite("end", theSeat, errOnly(func(ctx context.Context, m *live.Manager, id string, by int) error { return m.End(ctx, id, by) }))
-	opHandToBot = newWrite("hand_to_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+	opStart     = newWrite("start", theSeat, errOnly(func(ctx context.Context, m Local, id string, by int) error { return m.Start(ctx, id, by) }))
+	opLeave     = newWrite("leave", theSeat, errOnly(func(ctx context.Context, m Local, id string, seat int) error { return m.Leave(ctx, id, seat) }))
+	opEnd       = newWrite("end", theSeat, errOnly(func(ctx context.Context, m Local, id string, by int) error { return m.End(ctx, id, by) }))
+	opHandToBot = newWrite("hand_to_bot", seatArgs.by, errOnly(func(ctx context.Context, m Local, id string, a seatArgs) error {
 		return m.HandToBot(ctx, id, a.By, a.Seat)
 	}))
-	opAddBot = newWrite("add_bot", botArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a botArgs) error {
+	opAddBot = newWrite("add_bot", botArgs.by, errOnly(func(ctx context.Context, m Local, id string, a botArgs) error {
 		return m.AddBot(ctx, id, a.By, a.Level)
 	}))
-	opRemoveBot = newWrite("remove_bot", seatArgs.by, errOnly(func(ctx context.Context, m *live.Manager, id string, a seatArgs) error {
+	opRemoveBot = newWrite("remove_bot", seatArgs.by, errOnly(func(ctx context.Context, m Local, id string, a seatArgs) error {
 		return m.RemoveBot(ctx, id, a.By, a.Seat)
 	}))
-	opView = newOp("view", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) (engine.View, error) {
+	opView = newOp("view", theSeat, func(ctx context.Context, m Local, id string, seat int) (engine.View, error) {
 		return m.View(ctx, id, seat)
 	})
-	opAct = newWrite("act", actionSeat, func(ctx context.Context, m *live.Manager, id string, a engine.Action) (engine.View, error) {
+	opAct = newWrite("act", actionSeat, func(ctx context.Context, m Local, id string, a engine.Action) (engine.View, error) {
 		return m.Act(ctx, id, a)
 	})
-	opLog = newOp("log", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) ([]engine.Event, error) {
+	opLog = newOp("log", theSeat, func(ctx context.Context, m Local, id string, seat int) ([]engine.Event, error) {
 		return m.Log(ctx, id, seat)
 	})
-	opSeats = newOp("seats", nil, func(ctx context.Context, m *live.Manager, id string, _ struct{}) ([]live.SeatInfo, error) {
+	opSeats = newOp("seats", nil, func(ctx context.Context, m Local, id string, _ struct{}) ([]game.SeatInfo, error) {
 		return m.Seats(ctx, id)
 	})
-	opFrame = newOp("frame", theSeat, func(ctx context.Context, m *live.Manager, id string, seat int) (live.Frame, error) {
+	opFrame = newOp("frame", theSeat, func(ctx context.Context, m Local, id string, seat int) (game.Frame, error) {
 		return m.Frame(ctx, id, seat)
 	})
 )
@@ -196,12 +206,12 @@ func (a botArgs) by() int { return a.By }
 func actionSeat(a engine.Action) int { return a.Seat }
 
 // Get is game id's summary.
-func (t *Tables) Get(ctx context.Context, id string) (live.Summary, error) {
+func (t *Tables) Get(ctx context.Context, id string) (game.Summary, error) {
 	return opGet.call(ctx, t, id, struct{}{})
 }
 
 // Join seats a person at game id.
-func (t *Tables) Join(ctx context.Context, id, name string, player int64) (live.Joined, error) {
+func (t *Tables) Join(ctx context.Context, id, name string, player int64) (game.Joined, error) {
 	return opJoin.call(ctx, t, id, joinArgs{name, player})
 }
 
@@ -262,43 +272,43 @@ func (t *Tables) Log(ctx context.Context, id string, seat int) ([]engine.Event, 
 }
 
 // Seats are game id's seats.
-func (t *Tables) Seats(ctx context.Context, id string) ([]live.SeatInfo, error) {
+func (t *Tables) Seats(ctx context.Context, id string) ([]game.SeatInfo, error) {
 	return opSeats.call(ctx, t, id, struct{}{})
 }
 
 // Frame is seat's frame of game id.
-func (t *Tables) Frame(ctx context.Context, id string, seat int) (live.Frame, error) {
+func (t *Tables) Frame(ctx context.Context, id string, seat int) (game.Frame, error) {
 	return opFrame.call(ctx, t, id, seat)
 }
 
 // Create opens a table on this node, which then runs it.
-func (t *Tables) Create(ctx context.Context, req live.CreateRequest) (live.Joined, error) {
+func (t *Tables) Create(ctx context.Context, req game.CreateRequest) (game.Joined, error) {
 	return t.m.Create(ctx, req)
 }
 
 // List lists the games in status, from this node's Manager.
-func (t *Tables) List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error) {
+func (t *Tables) List(ctx context.Context, status game.Status, limit int) ([]game.Summary, error) {
 	return t.m.List(ctx, status, limit)
 }
 
 // Search searches the finished games, which the store holds.
-func (t *Tables) Search(ctx context.Context, q live.Query) ([]live.Summary, bool, error) {
+func (t *Tables) Search(ctx context.Context, q game.Query) ([]game.Summary, bool, error) {
 	return t.m.Search(ctx, q)
 }
 
 // Record is a finished game's record, from the store.
-func (t *Tables) Record(ctx context.Context, id string) (live.Record, error) {
+func (t *Tables) Record(ctx context.Context, id string) (game.Record, error) {
 	return t.m.Record(ctx, id)
 }
 
 // Reviewed is a finished game's record and review, from the store.
-func (t *Tables) Reviewed(ctx context.Context, id string) (live.Record, *review.Review, error) {
+func (t *Tables) Reviewed(ctx context.Context, id string) (game.Record, *review.Review, error) {
 	return t.m.Reviewed(ctx, id)
 }
 
 // Rematch opens (or joins) the table after a finished game. The link from
 // a game to the next is the node's own (see docs/cluster.md).
-func (t *Tables) Rematch(ctx context.Context, id string, by int) (live.Joined, error) {
+func (t *Tables) Rematch(ctx context.Context, id string, by int) (game.Joined, error) {
 	return t.m.Rematch(ctx, id, by)
 }
 
@@ -306,10 +316,10 @@ func (t *Tables) Rematch(ctx context.Context, id string, by int) (live.Joined, e
 func (t *Tables) Next(id string) string { return t.m.Next(id) }
 
 // StoreOwner is TablesConfig's Owner read from the store.
-func StoreOwner(st *store.Store) func(ctx context.Context, id string) (string, live.Status, error) {
-	return func(ctx context.Context, id string) (string, live.Status, error) {
+func StoreOwner(st *store.Store) func(ctx context.Context, id string) (string, game.Status, error) {
+	return func(ctx context.Context, id string) (string, game.Status, error) {
 		node, _, status, err := st.Owner(ctx, id)
-		return node, live.Status(status), err
+		return node, game.Status(status), err
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/game"
 	"bullshit/live"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -22,6 +23,7 @@ type pair struct {
 	clock  *live.FakeClock
 	tables [2]*Tables
 	frames [2]*Frames
+	mgrs   [2]*live.Manager
 	hubs   [2]*recorder
 	nodes  []*NATS
 }
@@ -50,6 +52,7 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 			t.Fatal(err)
 		}
 		p.tables[i].SetManager(m)
+		p.mgrs[i] = m
 		if err := m.StartTables(); err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +99,7 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	p := newPair(t, 0)
 	owner, other := p.tables[0], p.tables[1]
 	ctx := t.Context()
-	host, err := owner.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	host, err := owner.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,11 +124,11 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	if err != nil || seat != bob.Seat {
 		t.Fatalf("Authenticate through the other node: got %d, %v, want %d", seat, err, bob.Seat)
 	}
-	asBob := live.WithToken(ctx, bob.Token)
+	asBob := game.WithToken(ctx, bob.Token)
 	errOther := other.Start(asBob, id, bob.Seat)
 	errOwner := owner.Start(asBob, id, bob.Seat)
 	sameErr(t, "a start by a guest", errOwner, errOther)
-	if err := other.Start(live.WithToken(ctx, host.Token), id, 0); err != nil {
+	if err := other.Start(game.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatalf("Start through the other node: %v", err)
 	}
 	people := seatsOf(t, owner, id, host, bob, cy)
@@ -187,8 +190,8 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	}
 	// The seat may let the play go, but not with Bob's token.
 	wrong := engine.Action{Kind: engine.ActPass, Seat: passer, No: after.Plays}
-	_, errOther = other.Act(live.WithToken(ctx, bob.Token), id, wrong)
-	_, errOwner = owner.Act(live.WithToken(ctx, bob.Token), id, wrong)
+	_, errOther = other.Act(game.WithToken(ctx, bob.Token), id, wrong)
+	_, errOwner = owner.Act(game.WithToken(ctx, bob.Token), id, wrong)
 	sameErr(t, "a move with another seat's token", errOwner, errOther)
 
 	// Whoever reached NATS without a seat's token is refused every call
@@ -229,7 +232,7 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 
 	// Once the game is over nobody runs it: the other node answers from
 	// the store, as the owner does.
-	if err := other.End(live.WithToken(ctx, host.Token), id, 0); err != nil {
+	if err := other.End(game.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatalf("End through the other node: %v", err)
 	}
 	waitFor(t, "the table to stop", func() bool { return !owner.runs(id) })

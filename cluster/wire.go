@@ -8,7 +8,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // gameSubject is where the node running game id takes the calls about it.
@@ -30,7 +30,7 @@ func frameSubject(id string, seat int) string {
 type request struct {
 	Op   string `json:"op"`
 	Game string `json:"game"`
-	// Token is the one the caller authenticated with (live.WithToken):
+	// Token is the one the caller authenticated with (game.WithToken):
 	// the table checks it again, as it does on its own node.
 	Token *string `json:"token,omitempty"`
 	// Wait is how long the caller waits for this answer; the owner gives
@@ -84,7 +84,7 @@ func refusalOf(err error) *refusal {
 	}
 	var (
 		ee *engine.Error
-		le *live.Error
+		le *game.Error
 	)
 	kind := kindOther
 	switch {
@@ -102,7 +102,7 @@ func (r *refusal) err() error {
 	case kindEngine:
 		return &engine.Error{Code: r.Code, Message: r.Message}
 	case kindLive:
-		return &live.Error{Code: r.Code, Message: r.Message}
+		return &game.Error{Code: r.Code, Message: r.Message}
 	}
 	return &Refusal{Code: r.Code, Message: r.Message}
 }

@@ -17,8 +17,8 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/game"
 	"bullshit/internal/httpx"
-	"bullshit/live"
 	"bullshit/players"
 )
 
@@ -35,17 +35,17 @@ func TestEveryCodeHasStatusAndMessage(t *testing.T) {
 		{"engine.CodeStale", engine.CodeStale},
 		{"engine.CodeOver", engine.CodeOver},
 		{"engine.CodeBadOptions", engine.CodeBadOptions},
-		{"live.CodeNotFound", live.CodeNotFound},
-		{"live.CodeUnauthorized", live.CodeUnauthorized},
-		{"live.CodeForbidden", live.CodeForbidden},
-		{"live.CodeConflict", live.CodeConflict},
-		{"live.CodeInvalid", live.CodeInvalid},
-		{"live.CodeUnavailable", live.CodeUnavailable},
-		{"live.CodeBroken", live.CodeBroken},
-		{"live.CodeTooManyTables", live.CodeTooManyTables},
-		{"live.CodeLobbyFull", live.CodeLobbyFull},
-		{"live.CodeMoved", live.CodeMoved},
-		{"live.CodeUnknown", live.CodeUnknown},
+		{"game.CodeNotFound", game.CodeNotFound},
+		{"game.CodeUnauthorized", game.CodeUnauthorized},
+		{"game.CodeForbidden", game.CodeForbidden},
+		{"game.CodeConflict", game.CodeConflict},
+		{"game.CodeInvalid", game.CodeInvalid},
+		{"game.CodeUnavailable", game.CodeUnavailable},
+		{"game.CodeBroken", game.CodeBroken},
+		{"game.CodeTooManyTables", game.CodeTooManyTables},
+		{"game.CodeLobbyFull", game.CodeLobbyFull},
+		{"game.CodeMoved", game.CodeMoved},
+		{"game.CodeUnknown", game.CodeUnknown},
 		{"players.CodeInvalid", players.CodeInvalid},
 		{"players.CodeConflict", players.CodeConflict},
 		{"players.CodeUnauthorized", players.CodeUnauthorized},
@@ -176,9 +176,9 @@ func TestOf(t *testing.T) {
 		ok   bool
 	}{
 		{"engine", &engine.Error{Code: engine.CodeStale, Message: "Too late."}, engine.CodeStale, "Too late.", true},
-		{"live", &live.Error{Code: live.CodeNotFound, Message: "No such game."}, errcode.NotFound, "No such game.", true},
+		{"live", &game.Error{Code: game.CodeNotFound, Message: "No such game."}, errcode.NotFound, "No such game.", true},
 		{"players", &players.Error{Code: players.CodeThrottled, Message: "Wait."}, errcode.RateLimited, "Wait.", true},
-		{"wrapped", fmt.Errorf("joining: %w", &live.Error{Code: live.CodeConflict, Message: "The table is full."}), errcode.Conflict, "The table is full.", true},
+		{"wrapped", fmt.Errorf("joining: %w", &game.Error{Code: game.CodeConflict, Message: "The table is full."}), errcode.Conflict, "The table is full.", true},
 		{"plain", errors.New("disk on fire"), "", "", false},
 		{"nil", nil, "", "", false},
 	}
@@ -211,7 +211,7 @@ func TestRetryAfter(t *testing.T) {
 		{"part of a second rounds up", &players.Error{Code: players.CodeThrottled, Wait: 1500 * time.Millisecond}, 2},
 		{"wrapped", fmt.Errorf("signing in: %w", &players.Error{Code: players.CodeThrottled, Wait: time.Minute}), 60},
 		{"a refusal with no wait", &httpx.Error{Code: errcode.TooLarge}, 0},
-		{"a refusal that never waits", &live.Error{Code: live.CodeConflict}, 0},
+		{"a refusal that never waits", &game.Error{Code: game.CodeConflict}, 0},
 		{"no refusal", errors.New("disk on fire"), 0},
 		{"nil", nil, 0},
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -43,7 +44,7 @@ func BenchmarkAct(b *testing.B) {
 				b.StopTimer()
 				// The status, not the view: a game whose actions were
 				// dropped is viewed, once over, as dealt.
-				if f.status(id) != StatusLive {
+				if f.status(id) != game.StatusLive {
 					newGame()
 				}
 				v := f.view(id, engine.Spectator)

@@ -8,12 +8,13 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/game"
 )
 
 // botPlays reports whether a bot makes seat's decisions now.
 func (t *table) botPlays(seat int) bool {
 	s := t.seats[seat]
-	return s.Kind == SeatBot || s.Away
+	return s.Kind == game.SeatBot || s.Away
 }
 
 // botMove has the bot playing seat make its move, due at due.

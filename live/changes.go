@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/naming"
 )
 
@@ -30,17 +31,17 @@ func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.V
 
 // Join seats a person in the first empty seat of an open game. player is
 // their account, 0 for a guest; an account takes one seat per table.
-func (m *Manager) Join(ctx context.Context, id, name string, player int64) (Joined, error) {
+func (m *Manager) Join(ctx context.Context, id, name string, player int64) (game.Joined, error) {
 	name, err := naming.Clean(name)
 	if err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
 	if player == 0 {
 		if err := m.guestName(ctx, name); err != nil {
-			return Joined{}, err
+			return game.Joined{}, err
 		}
 	}
-	var j Joined
+	var j game.Joined
 	running, err := m.do(ctx, id, func(t *table) error {
 		var err error
 		j, err = t.join(name, player)
@@ -49,7 +50,7 @@ func (m *Manager) Join(ctx context.Context, id, name string, player int64) (Join
 	if running {
 		return j, err
 	}
-	return Joined{}, m.notRunning(ctx, id)
+	return game.Joined{}, m.notRunning(ctx, id)
 }
 
 // notRunning is the refusal of a change to a game that is not running: it is
@@ -96,21 +97,10 @@ func (m *Manager) End(ctx context.Context, id string, by int) error {
 	return m.change(ctx, id, asSeat(ctx, by, func(t *table) error { return t.end(by) }))
 }
 
-// tokenKey is the context key of the token a request was authenticated with.
-type tokenKey struct{}
-
-// WithToken returns a context carrying the token a request was authenticated
-// with. The table checks it again when it serves the request: the start
-// numbers the seats afresh, and a request whose seat was looked up under the
-// old numbers must never see or act as someone else.
-func WithToken(ctx context.Context, token string) context.Context {
-	return context.WithValue(ctx, tokenKey{}, token)
-}
-
 // asSeat runs fn only if the request's token (see WithToken) still belongs to
 // seat when the table serves it. Without a token there is nothing to check.
 func asSeat(ctx context.Context, seat int, fn func(t *table) error) func(t *table) error {
-	token, ok := ctx.Value(tokenKey{}).(string)
+	token, ok := game.TokenFrom(ctx)
 	if !ok || seat == engine.Spectator {
 		return fn
 	}

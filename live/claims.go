@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -200,7 +201,7 @@ func (m *Manager) adoptOne(ctx context.Context, c store.Claim, r store.Running, 
 	}
 	var t *table
 	g, seats := gameOf(&r.Game), seatsOf(r.Seats)
-	if g.Status == StatusOpen {
+	if g.Status == game.StatusOpen {
 		t = m.newTable(g, seats)
 		t.openSince = openSince(g, seats, m.clock.Now())
 	} else {
@@ -314,7 +315,7 @@ func (m *Manager) elsewhere(ctx context.Context, id string) error {
 	if err != nil {
 		return m.fromStore(id, err)
 	}
-	if s := Status(g.Status); s == StatusOpen || s == StatusLive {
+	if s := game.Status(g.Status); s == game.StatusOpen || s == game.StatusLive {
 		return errMoved
 	}
 	return nil
@@ -323,10 +324,10 @@ func (m *Manager) elsewhere(ctx context.Context, id string) error {
 // Owner is the node the store says holds game id (or last held it, when
 // its status says it is over; "" on a single server) and the game's
 // status. A game that does not exist is refused as CodeNotFound.
-func (m *Manager) Owner(ctx context.Context, id string) (node string, status Status, err error) {
+func (m *Manager) Owner(ctx context.Context, id string) (node string, status game.Status, err error) {
 	g, _, err := m.st.Game(ctx, id)
 	if err != nil {
 		return "", "", m.fromStore(id, err)
 	}
-	return g.Owner, Status(g.Status), nil
+	return g.Owner, game.Status(g.Status), nil
 }

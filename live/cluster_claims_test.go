@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -133,7 +134,7 @@ func TestClusterFencedRequestMoved(t *testing.T) {
 	c := newCluster(t, url, 1, func(_ int, cfg *Cluster) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
 	defer c.close()
 	nd := c.nodes[0]
-	j, err := nd.m.Create(c.ctx, CreateRequest{Options: engine.Standard(4), HostName: "Ada"})
+	j, err := nd.m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ada"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,8 +143,8 @@ func TestClusterFencedRequestMoved(t *testing.T) {
 	if _, err := c.check.DB().ExecContext(c.ctx, "UPDATE games SET owner = 'elsewhere', epoch = epoch + 1 WHERE id = ?", id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); codeOf(err) != string(CodeMoved) {
-		t.Fatalf("join after the game moved: got %v, want %s", err, CodeMoved)
+	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeMoved) {
+		t.Fatalf("join after the game moved: got %v, want %s", err, game.CodeMoved)
 	}
 	if nd.m.Runs(id) {
 		t.Errorf("the node still runs the table after its write was fenced")
@@ -155,7 +156,7 @@ func TestClusterFencedRequestMoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seats[1].Kind != string(SeatEmpty) {
+	if seats[1].Kind != string(game.SeatEmpty) {
 		t.Errorf("seat 1 after the refused join: got %s, want empty", seats[1].Kind)
 	}
 	// The other node has no lease: its game is an orphan, claimed back.

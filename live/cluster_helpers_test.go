@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -92,8 +93,8 @@ func (c *cluster) botGames(nd *node, n int) []string {
 	c.t.Helper()
 	var ids []string
 	for range n {
-		j, err := nd.m.Create(c.ctx, CreateRequest{Options: engine.Standard(4), HostName: "Ada",
-			Bots: []BotSpec{{"medium", "cautious"}, {"easy", "bold"}, {"medium", "bold"}}})
+		j, err := nd.m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ada",
+			Bots: []game.BotSpec{{Level: "medium", Style: "cautious"}, {Level: "easy", Style: "bold"}, {Level: "medium", Style: "bold"}}})
 		if err != nil {
 			c.t.Fatalf("create on %s: %v", nd.name, err)
 		}

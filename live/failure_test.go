@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -188,7 +189,7 @@ func TestStoreFailureLeavesStateUnchanged(t *testing.T) {
 
 	st.fail.Store(true)
 	_, err := f.m.Act(f.ctx, id, play)
-	if got, want := codeOf(err), string(CodeUnavailable); got != want {
+	if got, want := codeOf(err), string(game.CodeUnavailable); got != want {
 		t.Fatalf("got code %q when the store fails, want %q", got, want)
 	}
 	if got := f.actions(id); got != n {
@@ -278,7 +279,7 @@ func TestGoroutinesReturnToBaseline(t *testing.T) {
 		}
 		live := 0
 		for _, id := range ids {
-			if f.status(id) == StatusLive {
+			if f.status(id) == game.StatusLive {
 				live++
 			}
 		}
@@ -315,7 +316,7 @@ type stuck struct {
 	calls   atomic.Int64
 }
 
-func (s *stuck) Publish(string, Frame) {
+func (s *stuck) Publish(string, game.Frame) {
 	s.calls.Add(1)
 	<-s.release
 }
@@ -363,10 +364,10 @@ func TestEndsWithItsContext(t *testing.T) {
 	id := f.botGame(4)
 	f.step(id, time.Minute)
 	cancel()
-	if _, err := m.View(f.ctx, id, 0); codeOf(err) != string(CodeUnavailable) {
+	if _, err := m.View(f.ctx, id, 0); codeOf(err) != string(game.CodeUnavailable) {
 		t.Errorf("a view once the context ended: got %v, want unavailable", err)
 	}
-	if _, err := m.Create(f.ctx, CreateRequest{Options: engine.Standard(3), HostName: "Ada"}); codeOf(err) != string(CodeUnavailable) {
+	if _, err := m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ada"}); codeOf(err) != string(game.CodeUnavailable) {
 		t.Errorf("a new table once the context ended: got %v, want unavailable", err)
 	}
 	// Close only waits now: everything ends with the context.

@@ -5,12 +5,13 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // published waits for the recorder to hold a frame for seat of game id that
 // satisfies ok, failing after a while of real time (the outbox publishes
 // from a goroutine of its own).
-func (f *fixture) published(id string, seat int, ok func(Frame) bool) Frame {
+func (f *fixture) published(id string, seat int, ok func(game.Frame) bool) game.Frame {
 	f.t.Helper()
 	for range 2000 {
 		f.pub.mu.Lock()
@@ -24,32 +25,32 @@ func (f *fixture) published(id string, seat int, ok func(Frame) bool) Frame {
 	f.pub.mu.Lock()
 	defer f.pub.mu.Unlock()
 	f.t.Fatalf("game %s seat %d: no frame as wanted; last %+v", id, seat, f.pub.frames[id][seat])
-	return Frame{}
+	return game.Frame{}
 }
 
 func TestTheWaitingRoomIsPublished(t *testing.T) {
 	f := newFixture(t)
 	id, _ := f.create(4, 1)
-	first := f.published(id, engine.Spectator, func(Frame) bool { return true })
-	if first.View != nil || first.Game.Status != StatusOpen {
+	first := f.published(id, engine.Spectator, func(game.Frame) bool { return true })
+	if first.View != nil || first.Game.Status != game.StatusOpen {
 		t.Errorf("got a first frame with view %v and status %s, want no view and open", first.View, first.Game.Status)
 	}
 
 	steps := []struct {
 		name   string
 		change func()
-		seen   func(Frame) bool
+		seen   func(game.Frame) bool
 	}{
 		{"a join", func() {
 			if _, err := f.m.Join(f.ctx, id, "Bea", 0); err != nil {
 				t.Fatal(err)
 			}
-		}, func(fr Frame) bool { return fr.Game.Seats[2].Name == "Bea" }},
+		}, func(fr game.Frame) bool { return fr.Game.Seats[2].Name == "Bea" }},
 		{"a leave", func() {
 			if err := f.m.Leave(f.ctx, id, 2); err != nil {
 				t.Fatal(err)
 			}
-		}, func(fr Frame) bool { return fr.Game.Seats[2].Kind == SeatEmpty }},
+		}, func(fr game.Frame) bool { return fr.Game.Seats[2].Kind == game.SeatEmpty }},
 		{"the start", func() {
 			if _, err := f.m.Join(f.ctx, id, "Cy", 0); err != nil {
 				t.Fatal(err)
@@ -57,7 +58,7 @@ func TestTheWaitingRoomIsPublished(t *testing.T) {
 			if err := f.m.Start(f.ctx, id, 0); err != nil {
 				t.Fatal(err)
 			}
-		}, func(fr Frame) bool { return fr.Game.Status == StatusLive && fr.View != nil }},
+		}, func(fr game.Frame) bool { return fr.Game.Status == game.StatusLive && fr.View != nil }},
 	}
 	last := first.Revision
 	for _, s := range steps {
@@ -71,13 +72,13 @@ func TestTheWaitingRoomIsPublished(t *testing.T) {
 
 	// Each seat's frame carries its own view; the spectator's has no hand.
 	for seat := range 3 {
-		fr := f.published(id, seat, func(fr Frame) bool { return fr.View != nil })
+		fr := f.published(id, seat, func(fr game.Frame) bool { return fr.View != nil })
 		if fr.Seat != seat || fr.View.Seat != seat || len(fr.View.Hand) == 0 {
 			t.Errorf("seat %d: got a frame for seat %d with view seat %d and %d cards, want its own hand",
 				seat, fr.Seat, fr.View.Seat, len(fr.View.Hand))
 		}
 	}
-	if fr := f.published(id, engine.Spectator, func(Frame) bool { return true }); fr.View.Hand != nil {
+	if fr := f.published(id, engine.Spectator, func(game.Frame) bool { return true }); fr.View.Hand != nil {
 		t.Errorf("got a spectator frame with hand %v, want none", fr.View.Hand)
 	}
 }
@@ -94,9 +95,11 @@ func TestAnAwayMarkMovesTheRevisionOnly(t *testing.T) {
 		v := f.view(id, 0)
 		return v.Phase == engine.PhasePlay && v.Turn == 0
 	})
-	before := f.published(id, 0, func(fr Frame) bool { return fr.View != nil && fr.View.Turn == 0 && fr.View.Phase == engine.PhasePlay })
+	before := f.published(id, 0, func(fr game.Frame) bool {
+		return fr.View != nil && fr.View.Turn == 0 && fr.View.Phase == engine.PhasePlay
+	})
 	f.step(id, DefaultAwayAfter)
-	after := f.published(id, 0, func(fr Frame) bool { return fr.Game.Seats[0].Away })
+	after := f.published(id, 0, func(fr game.Frame) bool { return fr.Game.Seats[0].Away })
 	if after.Revision <= before.Revision {
 		t.Errorf("got revision %d after the away mark, want more than %d", after.Revision, before.Revision)
 	}
@@ -116,13 +119,13 @@ func TestManagerFrame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr, err := f.m.Frame(WithToken(f.ctx, tokens[1]), id, seat)
+	fr, err := f.m.Frame(game.WithToken(f.ctx, tokens[1]), id, seat)
 	if err != nil || fr.View == nil || fr.View.Seat != seat || len(fr.View.Hand) == 0 {
 		t.Fatalf("live table: got %+v, %v, want Bea's view with her hand", fr, err)
 	}
 	// A token checked against another seat is refused, never answered
 	// with that seat's cards.
-	if _, err := f.m.Frame(WithToken(f.ctx, tokens[1]), id, (seat+1)%3); codeOf(err) != string(CodeConflict) {
+	if _, err := f.m.Frame(game.WithToken(f.ctx, tokens[1]), id, (seat+1)%3); codeOf(err) != string(game.CodeConflict) {
 		t.Errorf("another seat's frame: got %v, want a conflict", err)
 	}
 	if err := f.m.End(f.ctx, id, 0); err != nil {
@@ -130,7 +133,7 @@ func TestManagerFrame(t *testing.T) {
 	}
 	f.sync(id)
 	final, err := f.m.Frame(f.ctx, id, engine.Spectator)
-	if err != nil || !final.Final || final.View == nil || final.View.Phase != engine.PhaseOver || final.Game.Status != StatusEnded {
+	if err != nil || !final.Final || final.View == nil || final.View.Phase != engine.PhaseOver || final.Game.Status != game.StatusEnded {
 		t.Fatalf("ended game: got %+v, %v, want the final, ended frame", final, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // A fault in one game (a panic of its table, of a bot playing at it, of its
@@ -17,7 +18,7 @@ import (
 // looked into, and a server without the fault takes it up again at its next
 // start.
 
-var errBroken = refuse(CodeBroken,
+var errBroken = refuse(game.CodeBroken,
 	"This game stopped because of a fault on our side. Its moves are kept, but it can't go on for now.")
 
 // panicked is a fault raised by a panic, with the stack it came from.
@@ -53,7 +54,7 @@ func guard(fn func() error) (err error) {
 func (t *table) stop(fault error) {
 	t.fault = fault
 	snap := *t.snap.Load()
-	snap.summary.Status = StatusBroken
+	snap.summary.Status = game.StatusBroken
 	t.snap.Store(&snap)
 	t.m.leftOpen(t)
 	attrs := []any{slog.String("game", t.id), slog.String("err", fault.Error())}
@@ -87,9 +88,9 @@ func (t *table) broken(ctx context.Context) {
 		sum := t.snap.Load().summary
 		b := &batch{at: t.m.clock.Now(), final: true}
 		for seat := range sum.Seats {
-			b.frames = append(b.frames, Frame{Revision: t.revision + 1, Epoch: t.game.Epoch, Game: sum, Seat: seat, Final: true})
+			b.frames = append(b.frames, game.Frame{Revision: t.revision + 1, Epoch: t.game.Epoch, Game: sum, Seat: seat, Final: true})
 		}
-		b.frames = append(b.frames, Frame{Revision: t.revision + 1, Epoch: t.game.Epoch, Game: sum, Seat: engine.Spectator, Final: true})
+		b.frames = append(b.frames, game.Frame{Revision: t.revision + 1, Epoch: t.game.Epoch, Game: sum, Seat: engine.Spectator, Final: true})
 		t.out.put(b)
 	}
 	for {

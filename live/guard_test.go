@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -42,7 +43,7 @@ type panickyPub struct {
 	game atomic.Pointer[string]
 }
 
-func (p *panickyPub) Publish(game string, f Frame) {
+func (p *panickyPub) Publish(game string, f game.Frame) {
 	if g := p.game.Load(); g != nil && *g == game {
 		panic("an injected fault publishing a view")
 	}
@@ -69,7 +70,7 @@ func (b *logBuffer) String() string {
 
 // openWith starts a Manager on st with pub, logging to log, in place of the
 // fixture's.
-func (f *fixture) openWith(st storage, pub Publisher, log *logBuffer) *Manager {
+func (f *fixture) openWith(st storage, pub game.Publisher, log *logBuffer) *Manager {
 	f.t.Helper()
 	m, err := startManager(f.ctx, Config{Publisher: pub, Clock: f.clock, Logger: slog.New(slog.NewTextHandler(log, nil))}, st)
 	if err != nil {
@@ -93,10 +94,10 @@ func (f *fixture) storedStatus(id string) string {
 // its log and stored status are as they were.
 func (f *fixture) checkBroken(id, token string, actions int) {
 	f.t.Helper()
-	if got := f.status(id); got != StatusBroken {
+	if got := f.status(id); got != game.StatusBroken {
 		f.t.Errorf("got status %s, want broken", got)
 	}
-	ctx := WithToken(f.ctx, token)
+	ctx := game.WithToken(f.ctx, token)
 	refusals := []struct {
 		name string
 		err  error
@@ -108,7 +109,7 @@ func (f *fixture) checkBroken(id, token string, actions int) {
 		{"end", f.m.End(ctx, id, 0)},
 	}
 	for _, r := range refusals {
-		if got := codeOf(r.err); got != string(CodeBroken) {
+		if got := codeOf(r.err); got != string(game.CodeBroken) {
 			f.t.Errorf("%s: got %q (%v), want broken", r.name, got, r.err)
 		}
 	}
@@ -118,7 +119,7 @@ func (f *fixture) checkBroken(id, token string, actions int) {
 	if got := f.actions(id); got != actions {
 		f.t.Errorf("got %d stored actions, want the %d there were", got, actions)
 	}
-	if got := f.storedStatus(id); got != string(StatusLive) {
+	if got := f.storedStatus(id); got != string(game.StatusLive) {
 		f.t.Errorf("got stored status %s, want live as it was", got)
 	}
 }
@@ -145,7 +146,7 @@ func TestAFaultStopsOnlyItsTable(t *testing.T) {
 	}{
 		{"a request", func(f *fixture, _ *panicky, _ *panickyPub, id string) {
 			_, err := f.m.do(f.ctx, id, func(*table) error { panic("an injected fault serving a request") })
-			if got := codeOf(err); got != string(CodeBroken) {
+			if got := codeOf(err); got != string(game.CodeBroken) {
 				f.t.Errorf("the request that panicked: got %q (%v), want broken", got, err)
 			}
 		}},
@@ -161,7 +162,7 @@ func TestAFaultStopsOnlyItsTable(t *testing.T) {
 
 			good := f.botGame(4)
 			// The game to break: a person plays in it, to ask with a token.
-			host, err := f.m.Create(f.ctx, CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
+			host, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,7 +174,7 @@ func TestAFaultStopsOnlyItsTable(t *testing.T) {
 			f.sync(bad)
 
 			tt.fault(f, st, pub, bad)
-			f.await(good, func() bool { return f.status(bad) == StatusBroken })
+			f.await(good, func() bool { return f.status(bad) == game.StatusBroken })
 			n := f.actions(bad)
 			f.step(good, time.Minute)
 			f.checkBroken(bad, host.Token, n)
@@ -190,7 +191,7 @@ func TestAFaultStopsOnlyItsTable(t *testing.T) {
 			}
 			// Every other table plays on.
 			f.playOut(good, 3*time.Hour)
-			if got := f.status(good); got != StatusFinished {
+			if got := f.status(good); got != game.StatusFinished {
 				t.Errorf("the other game: got %s, want finished", got)
 			}
 		})
@@ -200,7 +201,7 @@ func TestAFaultStopsOnlyItsTable(t *testing.T) {
 func TestAGameWhoseReplayPanicsIsStoppedAtTheStart(t *testing.T) {
 	f := newFixture(t)
 	good := f.botGame(4)
-	j, err := f.m.Create(f.ctx, CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
+	j, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestAGameWhoseReplayPanicsIsStoppedAtTheStart(t *testing.T) {
 	// Without the fault the game comes back as it was and plays on.
 	f.m.Close(f.ctx)
 	f.m = f.open(f.st)
-	if got := f.status(bad); got != StatusLive {
+	if got := f.status(bad); got != game.StatusLive {
 		t.Fatalf("after a start without the fault: got %s, want live", got)
 	}
 	f.playOut(bad, 3*time.Hour)

@@ -11,6 +11,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/errcode"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -62,9 +63,9 @@ func (f *fixture) open(st storage) *Manager {
 // create opens a table with bots in seats 1..bots and people joining after.
 func (f *fixture) create(seats int, bots int, people ...string) (id string, tokens []string) {
 	f.t.Helper()
-	req := CreateRequest{Options: engine.Standard(seats), HostName: "Ada"}
+	req := game.CreateRequest{Options: engine.Standard(seats), HostName: "Ada"}
 	for range bots {
-		req.Bots = append(req.Bots, BotSpec{Level: "medium", Style: "cautious"})
+		req.Bots = append(req.Bots, game.BotSpec{Level: "medium", Style: "cautious"})
 	}
 	j, err := f.m.Create(f.ctx, req)
 	if err != nil {
@@ -138,7 +139,7 @@ func (f *fixture) views(m *Manager, id string) []string {
 	return out
 }
 
-func (f *fixture) status(id string) Status {
+func (f *fixture) status(id string) game.Status {
 	f.t.Helper()
 	s, err := f.m.Get(f.ctx, id)
 	if err != nil {
@@ -151,7 +152,7 @@ func (f *fixture) status(id string) Status {
 // game time.
 func (f *fixture) playOut(id string, limit time.Duration) {
 	f.t.Helper()
-	for spent := time.Duration(0); f.status(id) == StatusLive; spent += 250 * time.Millisecond {
+	for spent := time.Duration(0); f.status(id) == game.StatusLive; spent += 250 * time.Millisecond {
 		if spent > limit {
 			f.t.Fatalf("game %s still live after %v", id, limit)
 		}
@@ -166,7 +167,7 @@ func (f *fixture) playOut(id string, limit time.Duration) {
 // seat, and every view the spectator was shown.
 type recorder struct {
 	mu     sync.Mutex
-	frames map[string]map[int]Frame
+	frames map[string]map[int]game.Frame
 	views  map[string]map[int]engine.View
 	shown  map[string][]engine.View
 	calls  map[string]int
@@ -174,25 +175,25 @@ type recorder struct {
 }
 
 func newRecorder() *recorder {
-	return &recorder{frames: map[string]map[int]Frame{}, views: map[string]map[int]engine.View{},
+	return &recorder{frames: map[string]map[int]game.Frame{}, views: map[string]map[int]engine.View{},
 		shown: map[string][]engine.View{}, calls: map[string]int{}, closed: map[string]int{}}
 }
 
-func (r *recorder) Publish(game string, f Frame) {
+func (r *recorder) Publish(id string, f game.Frame) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.frames[game] == nil {
-		r.frames[game] = map[int]Frame{}
-		r.views[game] = map[int]engine.View{}
+	if r.frames[id] == nil {
+		r.frames[id] = map[int]game.Frame{}
+		r.views[id] = map[int]engine.View{}
 	}
-	r.frames[game][f.Seat] = f
+	r.frames[id][f.Seat] = f
 	if f.View != nil {
-		r.views[game][f.Seat] = *f.View
+		r.views[id][f.Seat] = *f.View
 		if f.Seat == engine.Spectator {
-			r.shown[game] = append(r.shown[game], *f.View)
+			r.shown[id] = append(r.shown[id], *f.View)
 		}
 	}
-	r.calls[game]++
+	r.calls[id]++
 }
 
 func (r *recorder) Close(game string) {
@@ -240,7 +241,7 @@ func (f *fixture) until(id string, limit time.Duration, ok func() bool) {
 	}
 }
 
-func (f *fixture) seat(id string, seat int) SeatInfo {
+func (f *fixture) seat(id string, seat int) game.SeatInfo {
 	f.t.Helper()
 	seats, err := f.m.Seats(f.ctx, id)
 	if err != nil {

@@ -6,31 +6,32 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/naming"
 )
 
 func TestCreateRefusesBadRequests(t *testing.T) {
 	f := newFixture(t)
-	ok := CreateRequest{Options: engine.Standard(4), HostName: "Ada"}
+	ok := game.CreateRequest{Options: engine.Standard(4), HostName: "Ada"}
 	tests := []struct {
 		name string
-		edit func(r *CreateRequest)
+		edit func(r *game.CreateRequest)
 		want string
 	}{
-		{"fine", func(r *CreateRequest) {}, ""},
-		{"no name", func(r *CreateRequest) { r.HostName = "  " }, string(CodeInvalid)},
-		{"long name", func(r *CreateRequest) { r.HostName = strings.Repeat("a", naming.Max+1) }, string(CodeInvalid)},
-		{"control in name", func(r *CreateRequest) { r.HostName = "a\nb" }, string(CodeInvalid)},
-		{"two seats", func(r *CreateRequest) { r.Options.Seats = 2 }, string(engine.CodeBadOptions)},
-		{"odd window", func(r *CreateRequest) { r.Options.Window = 5 * time.Second }, string(engine.CodeBadOptions)},
-		{"too many bots", func(r *CreateRequest) { r.Bots = make([]BotSpec, 4) }, string(engine.CodeBadOptions)},
-		{"bad level", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "genius", Style: "bold"}} }, string(engine.CodeBadOptions)},
-		{"simulation style", func(r *CreateRequest) { r.Bots = []BotSpec{{Level: "easy", Style: "always"}} }, string(engine.CodeBadOptions)},
-		{"away too soon", func(r *CreateRequest) { r.AwayAfter = time.Second }, string(engine.CodeBadOptions)},
-		{"away too late", func(r *CreateRequest) { r.AwayAfter = MaxAwayAfter + time.Second }, string(engine.CodeBadOptions)},
-		{"away negative", func(r *CreateRequest) { r.AwayAfter = -time.Second }, string(engine.CodeBadOptions)},
-		{"no seats", func(r *CreateRequest) { r.Options = engine.Options{} }, string(engine.CodeBadOptions)},
-		{"a right-to-left override in the name", func(r *CreateRequest) { r.HostName = "Ada\u202e" }, string(CodeInvalid)},
+		{"fine", func(r *game.CreateRequest) {}, ""},
+		{"no name", func(r *game.CreateRequest) { r.HostName = "  " }, string(game.CodeInvalid)},
+		{"long name", func(r *game.CreateRequest) { r.HostName = strings.Repeat("a", naming.Max+1) }, string(game.CodeInvalid)},
+		{"control in name", func(r *game.CreateRequest) { r.HostName = "a\nb" }, string(game.CodeInvalid)},
+		{"two seats", func(r *game.CreateRequest) { r.Options.Seats = 2 }, string(engine.CodeBadOptions)},
+		{"odd window", func(r *game.CreateRequest) { r.Options.Window = 5 * time.Second }, string(engine.CodeBadOptions)},
+		{"too many bots", func(r *game.CreateRequest) { r.Bots = make([]game.BotSpec, 4) }, string(engine.CodeBadOptions)},
+		{"bad level", func(r *game.CreateRequest) { r.Bots = []game.BotSpec{{Level: "genius", Style: "bold"}} }, string(engine.CodeBadOptions)},
+		{"simulation style", func(r *game.CreateRequest) { r.Bots = []game.BotSpec{{Level: "easy", Style: "always"}} }, string(engine.CodeBadOptions)},
+		{"away too soon", func(r *game.CreateRequest) { r.AwayAfter = time.Second }, string(engine.CodeBadOptions)},
+		{"away too late", func(r *game.CreateRequest) { r.AwayAfter = MaxAwayAfter + time.Second }, string(engine.CodeBadOptions)},
+		{"away negative", func(r *game.CreateRequest) { r.AwayAfter = -time.Second }, string(engine.CodeBadOptions)},
+		{"no seats", func(r *game.CreateRequest) { r.Options = engine.Options{} }, string(engine.CodeBadOptions)},
+		{"a right-to-left override in the name", func(r *game.CreateRequest) { r.HostName = "Ada\u202e" }, string(game.CodeInvalid)},
 	}
 	for _, tt := range tests {
 		r := ok
@@ -44,8 +45,8 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 
 func TestCreateSeatsAndDefaults(t *testing.T) {
 	f := newFixture(t)
-	j, err := f.m.Create(f.ctx, CreateRequest{
-		Options: engine.Options{Seats: 5}, HostName: " Ada ", Bots: []BotSpec{{Level: "hard", Style: "caller"}},
+	j, err := f.m.Create(f.ctx, game.CreateRequest{
+		Options: engine.Options{Seats: 5}, HostName: " Ada ", Bots: []game.BotSpec{{Level: "hard", Style: "caller"}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -57,14 +58,14 @@ func TestCreateSeatsAndDefaults(t *testing.T) {
 	if len(j.Token) != 32 {
 		t.Errorf("got a token of %d characters, want 32 hex", len(j.Token))
 	}
-	if g.Status != StatusOpen || g.AwayAfter != DefaultAwayAfter || g.Options.Window != engine.StandardWindow ||
+	if g.Status != game.StatusOpen || g.AwayAfter != DefaultAwayAfter || g.Options.Window != engine.StandardWindow ||
 		g.Options.Pace != engine.Brisk || g.Options.Penalty != engine.StandardPenalty {
 		t.Errorf("got game %+v, want open with the standard window, pace, penalty and away time", g)
 	}
-	want := []SeatInfo{
-		{Seat: 0, Kind: SeatPerson, Name: "Ada"},
-		{Seat: 1, Kind: SeatBot, Name: "Caller bot (hard)", Bot: &BotSpec{Level: "hard", Style: "caller"}},
-		{Seat: 2, Kind: SeatEmpty}, {Seat: 3, Kind: SeatEmpty}, {Seat: 4, Kind: SeatEmpty},
+	want := []game.SeatInfo{
+		{Seat: 0, Kind: game.SeatPerson, Name: "Ada"},
+		{Seat: 1, Kind: game.SeatBot, Name: "Caller bot (hard)", Bot: &game.BotSpec{Level: "hard", Style: "caller"}},
+		{Seat: 2, Kind: game.SeatEmpty}, {Seat: 3, Kind: game.SeatEmpty}, {Seat: 4, Kind: game.SeatEmpty},
 	}
 	if len(g.Seats) != len(want) {
 		t.Fatalf("got %d seats, want %d", len(g.Seats), len(want))
@@ -79,11 +80,11 @@ func TestCreateSeatsAndDefaults(t *testing.T) {
 	if err != nil || got.ID != g.ID {
 		t.Errorf("get: got %+v, %v, want the created game", got, err)
 	}
-	list, err := f.m.List(f.ctx, StatusOpen, 10)
+	list, err := f.m.List(f.ctx, game.StatusOpen, 10)
 	if err != nil || len(list) != 1 || list[0].ID != g.ID {
 		t.Errorf("list: got %+v, %v, want the created game", list, err)
 	}
-	if _, err := f.m.Get(f.ctx, "nosuchid"); codeOf(err) != string(CodeNotFound) {
+	if _, err := f.m.Get(f.ctx, "nosuchid"); codeOf(err) != string(game.CodeNotFound) {
 		t.Errorf("get of an unknown game: got %v, want not found", err)
 	}
 }
@@ -96,16 +97,16 @@ func TestJoinLeaveStart(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve", 0); return err }, string(CodeNotFound)},
-		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, "", 0); return err }, string(CodeInvalid)},
-		{"the host can't leave", func() error { return f.m.Leave(f.ctx, id, 0) }, string(CodeConflict)},
-		{"an empty seat can't leave", func() error { return f.m.Leave(f.ctx, id, 5) }, string(CodeConflict)},
+		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve", 0); return err }, string(game.CodeNotFound)},
+		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, "", 0); return err }, string(game.CodeInvalid)},
+		{"the host can't leave", func() error { return f.m.Leave(f.ctx, id, 0) }, string(game.CodeConflict)},
+		{"an empty seat can't leave", func() error { return f.m.Leave(f.ctx, id, 5) }, string(game.CodeConflict)},
 		{"Bob leaves", func() error { return f.m.Leave(f.ctx, id, 1) }, ""},
-		{"not the host", func() error { return f.m.Start(f.ctx, id, 2) }, string(CodeForbidden)},
-		{"a seat for the view", func() error { _, err := f.m.View(f.ctx, id, 0); return err }, string(CodeConflict)},
+		{"not the host", func() error { return f.m.Start(f.ctx, id, 2) }, string(game.CodeForbidden)},
+		{"a seat for the view", func() error { _, err := f.m.View(f.ctx, id, 0); return err }, string(game.CodeConflict)},
 		{"start", func() error { return f.m.Start(f.ctx, id, 0) }, ""},
-		{"start again", func() error { return f.m.Start(f.ctx, id, 0) }, string(CodeConflict)},
-		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve", 0); return err }, string(CodeConflict)},
+		{"start again", func() error { return f.m.Start(f.ctx, id, 0) }, string(game.CodeConflict)},
+		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve", 0); return err }, string(game.CodeConflict)},
 	}
 	for _, s := range steps {
 		if got := codeOf(s.do()); got != s.want {
@@ -127,7 +128,7 @@ func TestJoinLeaveStart(t *testing.T) {
 	for i, want := range []int{0, -1, 1, 2} {
 		seat, err := f.m.Authenticate(f.ctx, id, tokens[i])
 		if want < 0 {
-			if codeOf(err) != string(CodeUnauthorized) {
+			if codeOf(err) != string(game.CodeUnauthorized) {
 				t.Errorf("token %d (left): got seat %d, %v, want unauthorized", i, seat, err)
 			}
 			continue
@@ -136,7 +137,7 @@ func TestJoinLeaveStart(t *testing.T) {
 			t.Errorf("token %d: got seat %d, %v, want %d", i, seat, err, want)
 		}
 	}
-	if _, err := f.m.Authenticate(f.ctx, id, ""); codeOf(err) != string(CodeUnauthorized) {
+	if _, err := f.m.Authenticate(f.ctx, id, ""); codeOf(err) != string(game.CodeUnauthorized) {
 		t.Errorf("no token: got %v, want unauthorized", err)
 	}
 	if v := f.view(id, 1); len(v.Seats) != 3 || len(v.Hand) == 0 {
@@ -147,7 +148,7 @@ func TestJoinLeaveStart(t *testing.T) {
 func TestStartNeedsThreeUnlessFilled(t *testing.T) {
 	for _, fill := range []bool{false, true} {
 		f := newFixture(t)
-		j, err := f.m.Create(f.ctx, CreateRequest{Options: engine.Standard(5), HostName: "Ada", FillBots: fill})
+		j, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(5), HostName: "Ada", FillBots: fill})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -165,13 +166,13 @@ func TestStartNeedsThreeUnlessFilled(t *testing.T) {
 				t.Fatalf("got %d seats, want 5", len(sum.Seats))
 			}
 			for _, s := range sum.Seats[2:] {
-				if s.Kind != SeatBot || s.Bot == nil || s.Bot.Level != "medium" || !strings.Contains("cautious bold caller", s.Bot.Style) {
+				if s.Kind != game.SeatBot || s.Bot == nil || s.Bot.Level != "medium" || !strings.Contains("cautious bold caller", s.Bot.Style) {
 					t.Errorf("got seat %+v, want a medium bot of a site style", s)
 				}
 			}
 			continue
 		}
-		if codeOf(err) != string(CodeConflict) {
+		if codeOf(err) != string(game.CodeConflict) {
 			t.Errorf("start with two seated: got %v, want a conflict", err)
 		}
 	}
@@ -180,7 +181,7 @@ func TestStartNeedsThreeUnlessFilled(t *testing.T) {
 func TestHandToBotAndEnd(t *testing.T) {
 	f := newFixture(t)
 	id, tokens := f.create(4, 1, "Bob", "Cy")
-	if err := f.m.HandToBot(f.ctx, id, 0, 0); codeOf(err) != string(CodeConflict) {
+	if err := f.m.HandToBot(f.ctx, id, 0, 0); codeOf(err) != string(game.CodeConflict) {
 		t.Errorf("hand over before the start: got %v, want a conflict", err)
 	}
 	if err := f.m.Start(f.ctx, id, 0); err != nil {
@@ -191,19 +192,19 @@ func TestHandToBotAndEnd(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"another's seat", func() error { return f.m.HandToBot(f.ctx, id, 2, 3) }, string(CodeForbidden)},
-		{"host, someone present", func() error { return f.m.HandToBot(f.ctx, id, 0, 2) }, string(CodeForbidden)},
-		{"a bot's seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 1) }, string(CodeConflict)},
-		{"no such seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 7) }, string(CodeInvalid)},
+		{"another's seat", func() error { return f.m.HandToBot(f.ctx, id, 2, 3) }, string(game.CodeForbidden)},
+		{"host, someone present", func() error { return f.m.HandToBot(f.ctx, id, 0, 2) }, string(game.CodeForbidden)},
+		{"a bot's seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 1) }, string(game.CodeConflict)},
+		{"no such seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 7) }, string(game.CodeInvalid)},
 		{"own seat", func() error { return f.m.HandToBot(f.ctx, id, 2, 2) }, ""},
 		{"acting once handed over", func() error {
 			_, err := f.m.Act(f.ctx, id, engine.Action{Kind: engine.ActPass, Seat: 2})
 			return err
-		}, string(CodeForbidden)},
+		}, string(game.CodeForbidden)},
 		{"Cy leaves", func() error { return f.m.Leave(f.ctx, id, 3) }, ""},
-		{"end, not host", func() error { return f.m.End(f.ctx, id, 3) }, string(CodeForbidden)},
+		{"end, not host", func() error { return f.m.End(f.ctx, id, 3) }, string(game.CodeForbidden)},
 		{"end", func() error { return f.m.End(f.ctx, id, 0) }, ""},
-		{"end again", func() error { return f.m.End(f.ctx, id, 0) }, string(CodeConflict)},
+		{"end again", func() error { return f.m.End(f.ctx, id, 0) }, string(game.CodeConflict)},
 		{"act once ended", func() error {
 			_, err := f.m.Act(f.ctx, id, engine.Action{Kind: engine.ActPass, Seat: 0})
 			return err
@@ -221,7 +222,7 @@ func TestHandToBotAndEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Status != StatusEnded || len(sum.Result) != 4 || !sum.Seats[2].Covered || sum.Seats[2].Kind != SeatBot {
+	if sum.Status != game.StatusEnded || len(sum.Result) != 4 || !sum.Seats[2].Covered || sum.Seats[2].Kind != game.SeatBot {
 		t.Errorf("got %+v, want ended with 4 places and seat 2 covered by a bot", sum)
 	}
 	results, err := f.st.Results(f.ctx, id)

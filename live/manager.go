@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bullshit/game"
 	"bullshit/internal/ratelimit"
 	"bullshit/naming"
 	"bullshit/store"
@@ -17,8 +18,8 @@ import (
 // Config configures a Manager. Store is *store.Store in production.
 type Config struct {
 	Store     *store.Store
-	Publisher Publisher // may be nil
-	Clock     Clock     // nil means the real clock
+	Publisher game.Publisher // may be nil
+	Clock     Clock          // nil means the real clock
 	Logger    *slog.Logger
 	// MaxOpen caps the tables waiting for players, and MaxOpenPerAddress
 	// those opened from one address (CreateRequest.Address); zero takes
@@ -62,7 +63,7 @@ const writeTimeout = 15 * time.Second
 // goroutine; the Manager's methods send it requests and wait for the answer.
 type Manager struct {
 	st    storage
-	pub   Publisher
+	pub   game.Publisher
 	clock Clock
 	log   *slog.Logger
 	stats stats
@@ -254,7 +255,7 @@ func (m *Manager) watch(game string, running bool) {
 // its final state to the finished games first, so a reader always finds
 // the one or the other and never replays a game just over.
 func (m *Manager) remove(t *table) {
-	stored := t.game.Status == StatusFinished || t.game.Status == StatusEnded
+	stored := t.game.Status == game.StatusFinished || t.game.Status == game.StatusEnded
 	if stored && t.state != nil && t.state.Over() {
 		m.finished.put(t.id, t.state)
 	}
@@ -300,37 +301,37 @@ func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (r
 }
 
 // Create opens a new table; the host takes seat 0.
-func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error) {
+func (m *Manager) Create(ctx context.Context, req game.CreateRequest) (game.Joined, error) {
 	g, seats, token, err := m.newGame(req)
 	if err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
 	if req.HostPlayer == 0 {
 		if err := m.guestName(ctx, seats[0].Name); err != nil {
-			return Joined{}, err
+			return game.Joined{}, err
 		}
 	}
 	if err := m.ensureOpen(); err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
 	if m.cl != nil {
 		// A node that is draining, or unsure of its lease, opens none.
 		if !m.cl.serving() {
-			return Joined{}, errClosed
+			return game.Joined{}, errClosed
 		}
 		g.Owner, g.Epoch = m.cl.cfg.Node, 1
 	}
 	addr := ratelimit.AddressKey(req.Address)
 	release, err := m.holdOpen(addr)
 	if err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
 	// Held until the table is running, where holdOpen counts it.
 	defer release()
 	for tries := 0; ; tries++ {
 		g.ID, err = naming.NewGameID()
 		if err != nil {
-			return Joined{}, m.unsaved("", err)
+			return game.Joined{}, m.unsaved("", err)
 		}
 		err = m.st.CreateGame(ctx, g.row(), seatRows("", seats))
 		if !errors.Is(err, store.ErrDuplicate) || tries == 5 {
@@ -338,15 +339,15 @@ func (m *Manager) Create(ctx context.Context, req CreateRequest) (Joined, error)
 		}
 	}
 	if err != nil {
-		return Joined{}, m.unsaved(g.ID, err)
+		return game.Joined{}, m.unsaved(g.ID, err)
 	}
 	t := m.newTable(*g, seats)
 	t.addr = addr
 	sum := t.summary()
 	if err := m.add(t); err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
-	return Joined{Game: sum, Seat: 0, Token: token}, nil
+	return game.Joined{Game: sum, Seat: 0, Token: token}, nil
 }
 
 func (m *Manager) ensureOpen() error {

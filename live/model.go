@@ -6,6 +6,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -13,7 +14,7 @@ import (
 // store's row once, as it is read (gameOf), and back as it is written (row).
 type gameRow struct {
 	ID        string
-	Status    Status
+	Status    game.Status
 	Options   engine.Options
 	Seed      uint64
 	Host      int
@@ -31,27 +32,24 @@ type gameRow struct {
 }
 
 func gameOf(g *store.Game) gameRow {
-	return gameRow{ID: g.ID, Status: Status(g.Status), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
+	return gameRow{ID: g.ID, Status: game.Status(g.Status), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
 		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
 		Owner: g.Owner, Epoch: g.Epoch}
 }
 
 func (g gameRow) row() *store.Game {
-	return &store.Game{ID: g.ID, Status: g.Status.stored(), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
+	return &store.Game{ID: g.ID, Status: string(g.Status), Options: g.Options, Seed: g.Seed, Host: g.Host, AwayAfter: g.AwayAfter,
 		Plays: g.Plays, Capped: g.Capped, FillBots: g.FillBots, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
 		Owner: g.Owner, Epoch: g.Epoch}
 }
 
 // over reports whether the game is stored as over.
-func (g gameRow) over() bool { return g.Status == StatusFinished || g.Status == StatusEnded }
-
-// stored is the status as the store names it.
-func (s Status) stored() string { return string(s) }
+func (g gameRow) over() bool { return g.Status == game.StatusFinished || g.Status == game.StatusEnded }
 
 // seat is a seat's row as live holds it, typed, mapped as game is.
 type seat struct {
 	No       int
-	Kind     SeatKind
+	Kind     game.SeatKind
 	Name     string
 	BotLevel bot.Level
 	BotStyle bot.Style
@@ -67,7 +65,7 @@ type seat struct {
 }
 
 func seatOf(s store.Seat) seat {
-	return seat{No: s.No, Kind: SeatKind(s.Kind), Name: s.Name, BotLevel: bot.Level(s.BotLevel), BotStyle: bot.Style(s.BotStyle),
+	return seat{No: s.No, Kind: game.SeatKind(s.Kind), Name: s.Name, BotLevel: bot.Level(s.BotLevel), BotStyle: bot.Style(s.BotStyle),
 		TokenHash: s.TokenHash, Away: s.Away, Covered: s.Covered, PlayerID: s.PlayerID}
 }
 

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"bullshit/game"
 )
 
 // TestObserveSeesEveryTiming: the hook handed to Observe sees each duration
@@ -63,11 +65,11 @@ func BenchmarkTables(b *testing.B) {
 	m := &Manager{running: map[string]*table{}}
 	for i := range 20000 {
 		t := &table{}
-		status := StatusLive
+		status := game.StatusLive
 		if i%50 == 0 {
-			status = StatusOpen
+			status = game.StatusOpen
 		}
-		t.snap.Store(&snapshot{summary: Summary{Status: status}})
+		t.snap.Store(&snapshot{summary: game.Summary{Status: status}})
 		m.running[string(rune(i))+"-"+string(rune(i/7))] = t
 	}
 	for b.Loop() {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -63,11 +64,11 @@ func (m *Manager) holdOpen(addr string) (release func(), err error) {
 	defer m.mu.Unlock()
 	caps := &m.open
 	if mine := caps.byAddr[addr]; addr != "" && mine >= caps.perAddress {
-		return nil, refuse(CodeTooManyTables, fmt.Sprintf(
+		return nil, refuse(game.CodeTooManyTables, fmt.Sprintf(
 			"You have %d tables waiting for players already: start one, or end one you don't need, before you open another.", mine))
 	}
 	if caps.count >= caps.max {
-		return nil, refuse(CodeLobbyFull,
+		return nil, refuse(game.CodeLobbyFull,
 			"The server has as many tables waiting for players as it can hold: join one of them, or try again in a few minutes.")
 	}
 	caps.add(addr, 1)
@@ -81,7 +82,7 @@ func (m *Manager) holdOpen(addr string) (release func(), err error) {
 // countOpen counts t among the open tables if it is one. The caller holds
 // m.mu, and t's goroutine hasn't started.
 func (m *Manager) countOpen(t *table) {
-	if t.snap.Load().summary.Status == StatusOpen {
+	if t.snap.Load().summary.Status == game.StatusOpen {
 		t.countedOpen.Store(true)
 		m.open.add(t.addr, 1)
 	}
@@ -109,12 +110,12 @@ func (t *table) expire(at time.Time) {
 		return
 	}
 	closeTable := func(ctx context.Context) (bool, error) {
-		err := t.m.st.FinishGame(ctx, t.id, StatusEnded.stored(), at, 0, false, nil, nil)
+		err := t.m.st.FinishGame(ctx, t.id, string(game.StatusEnded), at, 0, false, nil, nil)
 		if err != nil && !errors.Is(err, store.ErrOver) {
 			return false, err
 		}
 		t.wrote()
-		t.game.Status, t.game.EndedAt = StatusEnded, at
+		t.game.Status, t.game.EndedAt = game.StatusEnded, at
 		t.over = true
 		t.m.log.Info("an open table nobody joined in time was closed", slog.String("game", t.id))
 		return true, nil
@@ -127,7 +128,7 @@ func (t *table) expire(at time.Time) {
 // stored), the start, so a table people gathered at gets a full wait.
 func openSince(g gameRow, seats []seat, now time.Time) time.Time {
 	for _, s := range seats {
-		if s.No != g.Host && s.Kind == SeatPerson {
+		if s.No != g.Host && s.Kind == game.SeatPerson {
 			return later(g.CreatedAt, now)
 		}
 	}

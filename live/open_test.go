@@ -8,11 +8,12 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // openTable opens a table for three from addr, nobody else seated.
-func (f *fixture) openTable(m *Manager, addr string) (Joined, error) {
-	return m.Create(f.ctx, CreateRequest{Options: engine.Standard(3), HostName: "Ann", Address: addr})
+func (f *fixture) openTable(m *Manager, addr string) (game.Joined, error) {
+	return m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann", Address: addr})
 }
 
 // settleOpen waits until an open table has done everything due by now,
@@ -32,10 +33,10 @@ func (f *fixture) checkExpired(id string, closed time.Time) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if g.Status != string(StatusEnded) || !g.StartedAt.IsZero() || !g.EndedAt.Equal(closed) {
+	if g.Status != string(game.StatusEnded) || !g.StartedAt.IsZero() || !g.EndedAt.Equal(closed) {
 		f.t.Errorf("got the table stored %s, started %v, ended %v; want ended, never started, at %v", g.Status, g.StartedAt, g.EndedAt, closed)
 	}
-	if s := f.status(id); s != StatusEnded {
+	if s := f.status(id); s != game.StatusEnded {
 		f.t.Errorf("got status %s, want ended", s)
 	}
 }
@@ -49,11 +50,11 @@ func TestAnOpenTableClosesAfterAWaitWithoutAJoin(t *testing.T) {
 	}
 	id := j.Game.ID
 	f.step(id, ExpireOpenAfter-time.Second)
-	if s := f.status(id); s != StatusOpen {
+	if s := f.status(id); s != game.StatusOpen {
 		t.Fatalf("got status %s a second before the wait is over, want open", s)
 	}
 	f.clock.Advance(2 * time.Second)
-	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(CodeConflict) {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeConflict) {
 		t.Errorf("joining once the wait is over: got %v, want conflict", err)
 	}
 	f.checkExpired(id, created.Add(ExpireOpenAfter))
@@ -81,7 +82,7 @@ func TestAJoinRestartsTheWait(t *testing.T) {
 	}
 	joined := f.clock.Now()
 	f.step(id, ExpireOpenAfter-time.Second)
-	if s := f.status(id); s != StatusOpen {
+	if s := f.status(id); s != game.StatusOpen {
 		t.Fatalf("got status %s before the wait after the join is over, want open", s)
 	}
 	f.clock.Advance(time.Second)
@@ -115,7 +116,7 @@ func TestARestartClosesTheTablesWhoseWaitIsOver(t *testing.T) {
 	f.checkExpired(alone.Game.ID, created.Add(ExpireOpenAfter))
 	id := gathering.Game.ID
 	f.step(id, ExpireOpenAfter-time.Second)
-	if s := f.status(id); s != StatusOpen {
+	if s := f.status(id); s != game.StatusOpen {
 		t.Fatalf("got status %s for the table people joined before the wait from the restart is over, want open", s)
 	}
 	f.clock.Advance(time.Second)
@@ -136,21 +137,21 @@ func TestOpenTablesAreCapped(t *testing.T) {
 	var ids []string
 	steps := []struct {
 		name, addr string
-		want       Code
+		want       game.Code
 	}{
 		{"a first", "192.0.2.1", ""},
 		{"a second", "192.0.2.1", ""},
-		{"a third from the address", "192.0.2.1", CodeTooManyTables},
-		{"the same address as IPv6", "::ffff:192.0.2.1", CodeTooManyTables},
+		{"a third from the address", "192.0.2.1", game.CodeTooManyTables},
+		{"the same address as IPv6", "::ffff:192.0.2.1", game.CodeTooManyTables},
 		{"another address", "2001:db8:1:2::1", ""},
 		{"one in the same /64", "2001:db8:1:2::ffff", ""},
-		{"a third in the /64", "2001:db8:1:2:aaaa::1", CodeTooManyTables},
-		{"a fifth in all", "192.0.2.9", CodeLobbyFull},
-		{"one the server opens itself", "", CodeLobbyFull},
+		{"a third in the /64", "2001:db8:1:2:aaaa::1", game.CodeTooManyTables},
+		{"a fifth in all", "192.0.2.9", game.CodeLobbyFull},
+		{"one the server opens itself", "", game.CodeLobbyFull},
 	}
 	for _, s := range steps {
 		j, err := f.openTable(m, s.addr)
-		if got := Code(codeOf(err)); got != s.want {
+		if got := game.Code(codeOf(err)); got != s.want {
 			t.Fatalf("%s: got %q (%v), want %q", s.name, got, err, s.want)
 		}
 		if err == nil {
@@ -176,8 +177,8 @@ func TestOpenTablesAreCapped(t *testing.T) {
 	for _, id := range append(ids[1:], j.Game.ID) {
 		f.settleOpen(m, id)
 	}
-	for i, want := range []Code{"", "", CodeTooManyTables} {
-		if _, err := f.openTable(m, "198.51.100.7"); Code(codeOf(err)) != want {
+	for i, want := range []game.Code{"", "", game.CodeTooManyTables} {
+		if _, err := f.openTable(m, "198.51.100.7"); game.Code(codeOf(err)) != want {
 			t.Fatalf("table %d after the others closed: got %v, want %q", i+1, err, want)
 		}
 	}
@@ -208,7 +209,7 @@ func TestTheCapHoldsUnderConcurrentCreates(t *testing.T) {
 			switch codeOf(err) {
 			case "":
 				created++
-			case string(CodeTooManyTables):
+			case string(game.CodeTooManyTables):
 			default:
 				t.Errorf("got %v, want a table or too_many_tables", err)
 			}

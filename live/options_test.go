@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // TestPracticeTable: a table given a seed is dealt from it (the same deal
@@ -17,8 +18,8 @@ func TestPracticeTable(t *testing.T) {
 	seed := uint64(18446744073709551557)
 	opts := engine.Standard(4)
 	opts.PlayOn = true
-	j, err := f.m.Create(f.ctx, CreateRequest{Options: opts, HostName: "Ada", Seed: &seed,
-		Bots: []BotSpec{{"medium", "bold"}, {"hard", "caller"}, {"easy", "cautious"}}})
+	j, err := f.m.Create(f.ctx, game.CreateRequest{Options: opts, HostName: "Ada", Seed: &seed,
+		Bots: []game.BotSpec{{Level: "medium", Style: "bold"}, {Level: "hard", Style: "caller"}, {Level: "easy", Style: "cautious"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +68,8 @@ func TestPlayOnRatesTheOrderOut(t *testing.T) {
 	f := newFixture(t)
 	opts := engine.Standard(5)
 	opts.PlayOn = true
-	j, err := f.m.Create(f.ctx, CreateRequest{Options: opts, HostName: "Ada",
-		Bots: []BotSpec{{"medium", "bold"}, {"hard", "caller"}, {"easy", "cautious"}, {"medium", "cautious"}}})
+	j, err := f.m.Create(f.ctx, game.CreateRequest{Options: opts, HostName: "Ada",
+		Bots: []game.BotSpec{{Level: "medium", Style: "bold"}, {Level: "hard", Style: "caller"}, {Level: "easy", Style: "cautious"}, {Level: "medium", Style: "cautious"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

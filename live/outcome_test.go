@@ -10,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -62,8 +63,8 @@ func TestClusterMoveStoredAsTheLeaseLapsesIsNotAnsweredMoved(t *testing.T) {
 	nd.m = m
 	st.lapsed = m.cl.lapsed
 
-	j, err := m.Create(c.ctx, CreateRequest{Options: engine.Standard(4), HostName: "Ada", AwayAfter: 600 * time.Second,
-		Bots: []BotSpec{{"medium", "cautious"}, {"easy", "bold"}, {"medium", "bold"}}})
+	j, err := m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ada", AwayAfter: 600 * time.Second,
+		Bots: []game.BotSpec{{Level: "medium", Style: "cautious"}, {Level: "easy", Style: "bold"}, {Level: "medium", Style: "bold"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestClusterMoveStoredAsTheLeaseLapsesIsNotAnsweredMoved(t *testing.T) {
 	if len(stored) <= n || stored[n].Action.Seat != 0 || stored[n].Action.No != play.No {
 		t.Fatalf("got %+v after the log's %d actions, want the person's move the lapsing write committed", stored[n:], n)
 	}
-	if got, want := codeOf(err), string(CodeUnknown); got != want {
+	if got, want := codeOf(err), string(game.CodeUnknown); got != want {
 		t.Fatalf("got %v (code %q) for a move stored as the lease lapsed, want code %q", err, got, want)
 	}
 

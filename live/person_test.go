@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // personGame starts a table of the host (a person, seat 0) and two bots.
@@ -109,7 +110,7 @@ func TestAwayTakesOverAndClears(t *testing.T) {
 func TestPersonPlaysToEndAndIsRated(t *testing.T) {
 	f := newFixture(t)
 	id, _ := personGame(f)
-	for spent := time.Duration(0); f.status(id) == StatusLive; spent += 100 * time.Millisecond {
+	for spent := time.Duration(0); f.status(id) == game.StatusLive; spent += 100 * time.Millisecond {
 		if spent > 3*time.Hour {
 			t.Fatal("the game did not end")
 		}
@@ -189,13 +190,13 @@ func TestHostHandsAnAwaySeatToABot(t *testing.T) {
 		}
 		return f.seat(id, 2).Away
 	})
-	if err := f.m.HandToBot(f.ctx, id, 1, 2); codeOf(err) != string(CodeForbidden) {
+	if err := f.m.HandToBot(f.ctx, id, 1, 2); codeOf(err) != string(game.CodeForbidden) {
 		t.Errorf("a bot's seat handing over Bob's: got %v, want forbidden", err)
 	}
 	if err := f.m.HandToBot(f.ctx, id, 0, 2); err != nil {
 		t.Fatalf("the host handing over an away seat: %v", err)
 	}
-	if s := f.seat(id, 2); s.Kind != SeatBot || !s.Covered || s.Away {
+	if s := f.seat(id, 2); s.Kind != game.SeatBot || !s.Covered || s.Away {
 		t.Errorf("got seat %+v, want a covered bot seat", s)
 	}
 }

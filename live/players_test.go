@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -35,13 +36,13 @@ func (f *fixture) players(id string) []int64 {
 func TestSeatsOwnedByAccounts(t *testing.T) {
 	f := newFixture(t)
 	ada, bea := f.account("ada"), f.account("bea")
-	j, err := f.m.Create(f.ctx, CreateRequest{Options: engine.Standard(4), HostName: "Ada", HostPlayer: ada})
+	j, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ada", HostPlayer: ada})
 	if err != nil {
 		t.Fatalf("Create: %v", err)
 	}
 	id := j.Game.ID
-	if _, err := f.m.Join(f.ctx, id, "Ada again", ada); codeOf(err) != string(CodeConflict) {
-		t.Errorf("the host's account joining again: got %v, want code %s", err, CodeConflict)
+	if _, err := f.m.Join(f.ctx, id, "Ada again", ada); codeOf(err) != string(game.CodeConflict) {
+		t.Errorf("the host's account joining again: got %v, want code %s", err, game.CodeConflict)
 	}
 	if _, err := f.m.Join(f.ctx, id, "Guest", 0); err != nil {
 		t.Fatalf("a guest joining: %v", err)
@@ -54,7 +55,7 @@ func TestSeatsOwnedByAccounts(t *testing.T) {
 		t.Errorf("players before leaving: got %v, want %v", got, want)
 	}
 	// Bea leaves, and the seat forgets her account; she may sit again.
-	if err := f.m.Leave(WithToken(f.ctx, bj.Token), id, bj.Seat); err != nil {
+	if err := f.m.Leave(game.WithToken(f.ctx, bj.Token), id, bj.Seat); err != nil {
 		t.Fatalf("Leave: %v", err)
 	}
 	if got, want := f.players(id), []int64{ada, 0, 0, 0}; !slices.Equal(got, want) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -97,7 +98,7 @@ func TestPersonMoveCutAfterItsCommitOnPostgres(t *testing.T) {
 		down bool // the database stays out of reach after the cut
 		want string
 	}{
-		{"database out of reach after the cut", true, string(CodeUnknown)},
+		{"database out of reach after the cut", true, string(game.CodeUnknown)},
 		{"database back at once", false, ""},
 	}
 	for _, tt := range tests {

@@ -3,11 +3,13 @@ package live
 import (
 	"sync"
 	"time"
+
+	"bullshit/game"
 )
 
 // batch is every seat's frame (and the spectator's) after a change.
 type batch struct {
-	frames []Frame
+	frames []game.Frame
 	// at is when the change was accepted, to time the publishing.
 	at time.Time
 	// final closes the game's streams after its views.
@@ -21,7 +23,7 @@ type batch struct {
 // goroutine per table rather than two. The outbox keeps only the newest
 // batch: each frame is whole, so a newer one replaces one not yet sent.
 type outbox struct {
-	pub   Publisher
+	pub   game.Publisher
 	game  string
 	clock Clock
 	timed *histogram
@@ -41,7 +43,7 @@ type outbox struct {
 	fault error
 }
 
-func newOutbox(pub Publisher, game string, clock Clock, timed *histogram, senders *sync.WaitGroup) *outbox {
+func newOutbox(pub game.Publisher, game string, clock Clock, timed *histogram, senders *sync.WaitGroup) *outbox {
 	return &outbox{pub: pub, game: game, clock: clock, timed: timed, senders: senders, fail: make(chan struct{})}
 }
 

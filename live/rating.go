@@ -6,6 +6,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/glicko"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -53,7 +54,7 @@ func (t *table) rater(s *engine.State, at time.Time, finished bool) *store.Rater
 					side.DaysAway = int(at.Sub(r.RatedAt) / (24 * time.Hour))
 				}
 				side.Fixed = !finished || seat.Covered
-			case seat.Kind == SeatBot:
+			case seat.Kind == game.SeatBot:
 				side.Rating = glicko.Anchor(glicko.AnchorsAt(n)[string(seat.BotLevel)])
 			default:
 				side.Rating = glicko.New() // a guest
@@ -106,10 +107,10 @@ func sidesRatings(field []glicko.Side) []glicko.Rating {
 
 // ratingChanges are the accounts' rows of a game as its record and its
 // result sheet show them.
-func ratingChanges(rows []store.PlayerGame) []RatingChange {
-	var out []RatingChange
+func ratingChanges(rows []store.PlayerGame) []game.RatingChange {
+	var out []game.RatingChange
 	for _, p := range rows {
-		out = append(out, RatingChange{Seat: p.Seat, Rated: p.Rated, Before: p.BeforeRating,
+		out = append(out, game.RatingChange{Seat: p.Seat, Rated: p.Rated, Before: p.BeforeRating,
 			BeforeDeviation: p.BeforeDeviation, After: p.AfterRating, AfterDeviation: p.AfterDeviation})
 	}
 	return out
@@ -118,8 +119,8 @@ func ratingChanges(rows []store.PlayerGame) []RatingChange {
 // keepRatings wraps a rater so that the rows it last wrote can be read
 // back through the pointer once the finish has committed. The finish runs
 // on the table's goroutine, so nothing else reads or writes them meanwhile.
-func (t *table) keepRatings(r *store.Rater) (*store.Rater, *[]RatingChange) {
-	kept := new([]RatingChange)
+func (t *table) keepRatings(r *store.Rater) (*store.Rater, *[]game.RatingChange) {
+	kept := new([]game.RatingChange)
 	if r == nil {
 		return nil, kept
 	}
@@ -128,7 +129,7 @@ func (t *table) keepRatings(r *store.Rater) (*store.Rater, *[]RatingChange) {
 		games, ratings, err := rate(current)
 		if err == nil {
 			rows := ratingChanges(games)
-			slices.SortFunc(rows, func(a, b RatingChange) int { return a.Seat - b.Seat })
+			slices.SortFunc(rows, func(a, b game.RatingChange) int { return a.Seat - b.Seat })
 			*kept = rows
 		}
 		return games, ratings, err

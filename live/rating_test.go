@@ -6,6 +6,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/glicko"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -58,7 +59,7 @@ func TestRatedGames(t *testing.T) {
 				t.Fatal(err)
 			}
 			tt.run(f, id)
-			if s := f.status(id); s != StatusFinished && s != StatusEnded {
+			if s := f.status(id); s != game.StatusFinished && s != game.StatusEnded {
 				t.Fatalf("got status %s, want the game over", s)
 			}
 			rows, err := f.st.GamePlayers(f.ctx, id)
@@ -108,7 +109,7 @@ func TestRatedGames(t *testing.T) {
 // clock when the seat has nothing to do, until the game is over.
 func (f *fixture) playPerson(id string, seat int, limit time.Duration) {
 	f.t.Helper()
-	for spent := time.Duration(0); f.status(id) == StatusLive; {
+	for spent := time.Duration(0); f.status(id) == game.StatusLive; {
 		v := f.view(id, seat)
 		if a, ok := v.Fallback(); ok && v.Phase != engine.PhaseCall {
 			if _, err := f.m.Act(f.ctx, id, a); err != nil && codeOf(err) != string(engine.CodeStale) {

@@ -12,6 +12,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -38,11 +39,11 @@ func storeFinished(t *testing.T, st *store.Store, id string, created time.Time) 
 	ctx := context.Background()
 	opts := engine.Standard(3)
 	opts.Rules = engine.CurrentRules
-	g := &store.Game{ID: id, Status: string(StatusOpen), Options: opts, Seed: 7, AwayAfter: DefaultAwayAfter, CreatedAt: created}
+	g := &store.Game{ID: id, Status: string(game.StatusOpen), Options: opts, Seed: 7, AwayAfter: DefaultAwayAfter, CreatedAt: created}
 	seats := []store.Seat{
-		{No: 0, Kind: string(SeatPerson), Name: "Ada", TokenHash: hashToken(id)},
-		{No: 1, Kind: string(SeatBot), Name: "Bold bot (easy)", BotLevel: "easy", BotStyle: "bold"},
-		{No: 2, Kind: string(SeatBot), Name: "Caller bot (hard)", BotLevel: "hard", BotStyle: "caller"},
+		{No: 0, Kind: string(game.SeatPerson), Name: "Ada", TokenHash: hashToken(id)},
+		{No: 1, Kind: string(game.SeatBot), Name: "Bold bot (easy)", BotLevel: "easy", BotStyle: "bold"},
+		{No: 2, Kind: string(game.SeatBot), Name: "Caller bot (hard)", BotLevel: "hard", BotStyle: "caller"},
 	}
 	if err := st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
@@ -51,7 +52,7 @@ func storeFinished(t *testing.T, st *store.Store, id string, created time.Time) 
 		t.Fatal(err)
 	}
 	results := []store.Result{{Seat: 2, Place: 1}, {Seat: 0, Place: 2, Left: 3, Rated: true}, {Seat: 1, Place: 3, Left: 9}}
-	if err := st.FinishGame(ctx, id, string(StatusFinished), created.Add(time.Hour), 40, false, results, nil); err != nil {
+	if err := st.FinishGame(ctx, id, string(game.StatusFinished), created.Add(time.Hour), 40, false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -68,7 +69,7 @@ func TestListReadsTheStoreAFixedNumberOfTimes(t *testing.T) {
 	f.m = m
 	open, _ := f.create(4, 1, "Bob")
 
-	listed := map[int][]Summary{}
+	listed := map[int][]game.Summary{}
 	queries := map[int]int64{}
 	for _, limit := range []int{1, 200} {
 		queries[limit] = counter.queries(func() {
@@ -197,8 +198,8 @@ func TestEndedGameShowsItsStoredPlaces(t *testing.T) {
 		results = append(results, store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left})
 	}
 
-	g := &store.Game{ID: "ended", Status: string(StatusOpen), Options: opts, Seed: 11, AwayAfter: DefaultAwayAfter, CreatedAt: start}
-	seats := []store.Seat{{No: 0, Kind: string(SeatBot)}, {No: 1, Kind: string(SeatBot)}, {No: 2, Kind: string(SeatBot)}}
+	g := &store.Game{ID: "ended", Status: string(game.StatusOpen), Options: opts, Seed: 11, AwayAfter: DefaultAwayAfter, CreatedAt: start}
+	seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
 	if err := f.st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func TestEndedGameShowsItsStoredPlaces(t *testing.T) {
 	if err := f.st.AppendActions(ctx, actions); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.FinishGame(ctx, g.ID, string(StatusEnded), end, s.Plays(), false, results, nil); err != nil {
+	if err := f.st.FinishGame(ctx, g.ID, string(game.StatusEnded), end, s.Plays(), false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -231,17 +232,17 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 	f := newFixture(t)
 	opts := engine.Standard(3)
 	opts.Rules = engine.CurrentRules + 41
-	for _, status := range []Status{StatusLive, StatusFinished} {
+	for _, status := range []game.Status{game.StatusLive, game.StatusFinished} {
 		id := string(status)
-		g := &store.Game{ID: id, Status: string(StatusOpen), Options: opts, Seed: 3, AwayAfter: DefaultAwayAfter, CreatedAt: epoch}
-		seats := []store.Seat{{No: 0, Kind: string(SeatBot)}, {No: 1, Kind: string(SeatBot)}, {No: 2, Kind: string(SeatBot)}}
+		g := &store.Game{ID: id, Status: string(game.StatusOpen), Options: opts, Seed: 3, AwayAfter: DefaultAwayAfter, CreatedAt: epoch}
+		seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
 		if err := f.st.CreateGame(f.ctx, g, seats); err != nil {
 			t.Fatal(err)
 		}
 		if err := f.st.StartGame(f.ctx, id, epoch, nil); err != nil {
 			t.Fatal(err)
 		}
-		if status == StatusFinished {
+		if status == game.StatusFinished {
 			if err := f.st.FinishGame(f.ctx, id, string(status), epoch.Add(time.Hour), 0, false, nil, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -249,7 +250,7 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 	}
 	// A restart does not rebuild the live one under other rules.
 	f.m = f.open(f.st)
-	for _, id := range []string{string(StatusLive), string(StatusFinished)} {
+	for _, id := range []string{string(game.StatusLive), string(game.StatusFinished)} {
 		if _, err := f.m.View(f.ctx, id, engine.Spectator); err != errUnknownRules {
 			t.Errorf("view of a %s game under unknown rules: got %v, want %v", id, err, errUnknownRules)
 		}

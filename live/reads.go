@@ -4,20 +4,21 @@ import (
 	"context"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // List lists games with the given status ("" for all), newest first. It
 // reads the store a fixed number of times whatever the limit: a running
 // game is summed up by its table, any other from the rows listed.
-func (m *Manager) List(ctx context.Context, status Status, limit int) ([]Summary, error) {
+func (m *Manager) List(ctx context.Context, status game.Status, limit int) ([]game.Summary, error) {
 	if err := m.ensureOpen(); err != nil {
 		return nil, err
 	}
-	listed, err := m.st.ListGames(ctx, status.stored(), limit)
+	listed, err := m.st.ListGames(ctx, string(status), limit)
 	if err != nil {
 		return nil, m.unsaved("", err)
 	}
-	out := make([]Summary, 0, len(listed))
+	out := make([]game.Summary, 0, len(listed))
 	for i := range listed {
 		l := &listed[i]
 		t, err := m.table(l.Game.ID)
@@ -34,27 +35,27 @@ func (m *Manager) List(ctx context.Context, status Status, limit int) ([]Summary
 }
 
 // Get is one game's summary.
-func (m *Manager) Get(ctx context.Context, id string) (Summary, error) {
+func (m *Manager) Get(ctx context.Context, id string) (game.Summary, error) {
 	t, err := m.table(id)
 	if err != nil {
-		return Summary{}, err
+		return game.Summary{}, err
 	}
 	if t != nil {
 		return t.snap.Load().summary, nil
 	}
 	g, seats, err := m.stored(ctx, id)
 	if err != nil {
-		return Summary{}, m.fromStore(id, err)
+		return game.Summary{}, m.fromStore(id, err)
 	}
 	results, err := m.st.Results(ctx, id)
 	if err != nil {
-		return Summary{}, m.unsaved(id, err)
+		return game.Summary{}, m.unsaved(id, err)
 	}
 	return storedSummary(g, seats, results), nil
 }
 
 // Seats lists a game's seats as anyone may see them.
-func (m *Manager) Seats(ctx context.Context, id string) ([]SeatInfo, error) {
+func (m *Manager) Seats(ctx context.Context, id string) ([]game.SeatInfo, error) {
 	s, err := m.Get(ctx, id)
 	if err != nil {
 		return nil, err

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 func TestRecordReplaysToTheGame(t *testing.T) {
 	for _, seats := range []int{3, 6} {
 		f := newFixture(t)
 		id := f.botGame(seats)
-		if _, err := f.m.Record(f.ctx, id); codeOf(err) != string(CodeConflict) {
+		if _, err := f.m.Record(f.ctx, id); codeOf(err) != string(game.CodeConflict) {
 			t.Errorf("%d seats: got %v for a game in play, want a conflict", seats, err)
 		}
 		f.playOut(id, 3*time.Hour)
@@ -22,7 +23,7 @@ func TestRecordReplaysToTheGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Through JSON, as a program downloads it.
-		var got Record
+		var got game.Record
 		b, err := json.Marshal(rec)
 		if err != nil {
 			t.Fatal(err)
@@ -30,8 +31,8 @@ func TestRecordReplaysToTheGame(t *testing.T) {
 		if err := json.Unmarshal(b, &got); err != nil {
 			t.Fatal(err)
 		}
-		if got.Version != RecordVersion || len(got.Dealt) != seats {
-			t.Fatalf("%d seats: got version %d with %d hands, want %d and %d", seats, got.Version, len(got.Dealt), RecordVersion, seats)
+		if got.Version != game.RecordVersion || len(got.Dealt) != seats {
+			t.Fatalf("%d seats: got version %d with %d hands, want %d and %d", seats, got.Version, len(got.Dealt), game.RecordVersion, seats)
 		}
 		g, err := got.ReviewGame()
 		if err != nil {

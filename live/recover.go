@@ -7,6 +7,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -15,7 +16,7 @@ import (
 // broken table that says so, so one bad game neither keeps the server down
 // nor stops the others.
 func (m *Manager) load(ctx context.Context) error {
-	open, err := m.st.Games(ctx, StatusOpen.stored(), 0)
+	open, err := m.st.Games(ctx, string(game.StatusOpen), 0)
 	if err != nil {
 		return fmt.Errorf("live: load open games: %w", err)
 	}
@@ -63,7 +64,7 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 	if err != nil {
 		return nil, err
 	}
-	if g.Status != StatusLive {
+	if g.Status != game.StatusLive {
 		t := m.newTable(g, seats)
 		t.openSince = openSince(g, seats, m.clock.Now())
 		return t, nil
@@ -125,7 +126,7 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 		return nil, m.fromStore(id, err)
 	}
 	if g.StartedAt.IsZero() {
-		return nil, refuse(CodeConflict, "The game ended before it started.")
+		return nil, refuse(game.CodeConflict, "The game ended before it started.")
 	}
 	actions, err := m.st.Actions(ctx, id)
 	if err != nil {
@@ -135,7 +136,7 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 	// The table had settled every deadline due by the time the host ended
 	// it (a hand-over that ran out moves cards): so does the replay's end,
 	// or the places it shows would not be those stored.
-	r.Over, r.HostEnded = g.EndedAt, g.Status == StatusEnded
+	r.Over, r.HostEnded = g.EndedAt, g.Status == game.StatusEnded
 	s, err := r.State()
 	if err != nil {
 		return nil, m.notReplayed(id, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // Rematch is "play again" from a finished game's result sheet: the first of
@@ -11,16 +12,16 @@ import (
 // same bots, as its host; everyone after joins that table while it is open.
 // The link from a game to the next is kept in memory: after a restart the
 // players start afresh from the lobby.
-func (m *Manager) Rematch(ctx context.Context, id string, by int) (Joined, error) {
+func (m *Manager) Rematch(ctx context.Context, id string, by int) (game.Joined, error) {
 	g, err := m.Get(ctx, id)
 	if err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
-	if g.Status != StatusFinished && g.Status != StatusEnded {
-		return Joined{}, refuse(CodeConflict, "The game isn't over yet.")
+	if g.Status != game.StatusFinished && g.Status != game.StatusEnded {
+		return game.Joined{}, refuse(game.CodeConflict, "The game isn't over yet.")
 	}
-	if by < 0 || by >= len(g.Seats) || g.Seats[by].Kind == SeatEmpty {
-		return Joined{}, errNoSeat
+	if by < 0 || by >= len(g.Seats) || g.Seats[by].Kind == game.SeatEmpty {
+		return game.Joined{}, errNoSeat
 	}
 	name, player := g.Seats[by].Name, g.Seats[by].Player
 	m.rematchMu.Lock()
@@ -28,17 +29,17 @@ func (m *Manager) Rematch(ctx context.Context, id string, by int) (Joined, error
 	if next, ok := m.rematches[id]; ok {
 		return m.Join(ctx, next, name, player)
 	}
-	req := CreateRequest{Options: g.Options, HostName: name, HostPlayer: player, AwayAfter: g.AwayAfter}
+	req := game.CreateRequest{Options: g.Options, HostName: name, HostPlayer: player, AwayAfter: g.AwayAfter}
 	req.Options.Seats = engine.MaxSeats
 	req.Options.Penalty = engine.Penalty{}
 	for _, s := range g.Seats {
-		if s.Kind == SeatBot && s.Bot != nil && !s.Covered {
+		if s.Kind == game.SeatBot && s.Bot != nil && !s.Covered {
 			req.Bots = append(req.Bots, *s.Bot)
 		}
 	}
 	j, err := m.Create(ctx, req)
 	if err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
 	if m.rematches == nil {
 		m.rematches = make(map[string]string)

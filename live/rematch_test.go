@@ -3,6 +3,8 @@ package live
 import (
 	"errors"
 	"testing"
+
+	"bullshit/game"
 )
 
 // TestRematch plays again from a game that is over: the first player to ask
@@ -10,9 +12,9 @@ import (
 func TestRematch(t *testing.T) {
 	f := newFixture(t)
 	id, tokens := f.create(4, 2, "Ben")
-	host := WithToken(f.ctx, tokens[0])
-	var le *Error
-	if _, err := f.m.Rematch(host, id, 0); !errors.As(err, &le) || le.Code != CodeConflict {
+	host := game.WithToken(f.ctx, tokens[0])
+	var le *game.Error
+	if _, err := f.m.Rematch(host, id, 0); !errors.As(err, &le) || le.Code != game.CodeConflict {
 		t.Fatalf("a rematch before the game is over: got %v, want a conflict", err)
 	}
 	if err := f.m.Start(host, id, 0); err != nil {
@@ -30,12 +32,12 @@ func TestRematch(t *testing.T) {
 		t.Fatalf("seat 3: got %q, want Ben", old.Seats[3].Name)
 	}
 
-	first, err := f.m.Rematch(WithToken(f.ctx, tokens[1]), id, ben)
+	first, err := f.m.Rematch(game.WithToken(f.ctx, tokens[1]), id, ben)
 	if err != nil {
 		t.Fatalf("Ben asks first: %v", err)
 	}
 	next := first.Game
-	if next.Status != StatusOpen || first.Seat != 0 || next.Seats[0].Name != "Ben" {
+	if next.Status != game.StatusOpen || first.Seat != 0 || next.Seats[0].Name != "Ben" {
 		t.Fatalf("the next game: got status %s, seat %d, host %q; want open, Ben at 0 as host", next.Status, first.Seat, next.Seats[0].Name)
 	}
 	if next.Options.Sneak != old.Options.Sneak || next.Options.Window != old.Options.Window || next.Options.Pace != old.Options.Pace {
@@ -43,7 +45,7 @@ func TestRematch(t *testing.T) {
 	}
 	bots := 0
 	for _, s := range next.Seats {
-		if s.Kind == SeatBot {
+		if s.Kind == game.SeatBot {
 			bots++
 		}
 	}

@@ -3,6 +3,8 @@ package live
 import (
 	"slices"
 	"testing"
+
+	"bullshit/game"
 )
 
 // The start numbers the seats afresh when someone left before it. A request
@@ -17,14 +19,14 @@ func TestSeatLookedUpBeforeTheStartIsCheckedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.m.Leave(WithToken(f.ctx, ann), id, annSeat); err != nil {
+	if err := f.m.Leave(game.WithToken(f.ctx, ann), id, annSeat); err != nil {
 		t.Fatalf("Ann leaves: %v", err)
 	}
 	oldBob, err := f.m.Authenticate(f.ctx, id, bob)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.m.Start(WithToken(f.ctx, tokens[0]), id, 0); err != nil {
+	if err := f.m.Start(game.WithToken(f.ctx, tokens[0]), id, 0); err != nil {
 		t.Fatalf("start: %v", err)
 	}
 	newBob, _ := f.m.Authenticate(f.ctx, id, bob)
@@ -34,14 +36,14 @@ func TestSeatLookedUpBeforeTheStartIsCheckedAgain(t *testing.T) {
 			oldBob, newBob, newCid)
 	}
 
-	stale := WithToken(f.ctx, bob)
-	if _, err := f.m.View(stale, id, oldBob); codeOf(err) != string(CodeConflict) {
+	stale := game.WithToken(f.ctx, bob)
+	if _, err := f.m.View(stale, id, oldBob); codeOf(err) != string(game.CodeConflict) {
 		t.Errorf("view under the old seat number: got %v, want the seats-renumbered conflict", err)
 	}
-	if _, err := f.m.Log(stale, id, oldBob); codeOf(err) != string(CodeConflict) {
+	if _, err := f.m.Log(stale, id, oldBob); codeOf(err) != string(game.CodeConflict) {
 		t.Errorf("log under the old seat number: got %v, want the seats-renumbered conflict", err)
 	}
-	cidView, err := f.m.View(WithToken(f.ctx, cid), id, newCid)
+	cidView, err := f.m.View(game.WithToken(f.ctx, cid), id, newCid)
 	if err != nil {
 		t.Fatal(err)
 	}

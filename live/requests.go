@@ -8,6 +8,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -71,7 +72,7 @@ func (t *table) act(a engine.Action) (engine.View, error) {
 	if a.Seat < 0 || a.Seat >= t.state.Seats() {
 		return engine.View{}, errNoSeat
 	}
-	if t.seats[a.Seat].Kind == SeatBot {
+	if t.seats[a.Seat].Kind == game.SeatBot {
 		return engine.View{}, errBotSeat
 	}
 	if a.Kind == engine.ActResume {
@@ -109,28 +110,28 @@ func (t *table) named(err error) error {
 
 // join seats a person, with their account or as a guest (player 0), in the
 // first empty seat.
-func (t *table) join(name string, player int64) (Joined, error) {
+func (t *table) join(name string, player int64) (game.Joined, error) {
 	if t.state != nil {
-		return Joined{}, errStarted
+		return game.Joined{}, errStarted
 	}
 	if player != 0 && slices.ContainsFunc(t.seats, func(s seat) bool { return s.PlayerID == player }) {
-		return Joined{}, refuse(CodeConflict, "You already have a seat at this table.")
+		return game.Joined{}, refuse(game.CodeConflict, "You already have a seat at this table.")
 	}
-	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == SeatEmpty })
+	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == game.SeatEmpty })
 	if seat < 0 {
-		return Joined{}, errFull
+		return game.Joined{}, errFull
 	}
 	token, hash, err := newToken()
 	if err != nil {
-		return Joined{}, t.m.unsaved(t.id, err)
+		return game.Joined{}, t.m.unsaved(t.id, err)
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name, s.TokenHash, s.PlayerID = SeatPerson, name, hash, player
+	s.Kind, s.Name, s.TokenHash, s.PlayerID = game.SeatPerson, name, hash, player
 	if err := t.writeSeat(s); err != nil {
-		return Joined{}, err
+		return game.Joined{}, err
 	}
 	t.openSince = t.now
-	return Joined{Game: t.summary(), Seat: seat, Token: token}, nil
+	return game.Joined{Game: t.summary(), Seat: seat, Token: token}, nil
 }
 
 // start deals the game: empty seats get their bots if the table fills with
@@ -144,19 +145,19 @@ func (t *table) start(by int) error {
 	}
 	var taken []seat
 	for _, s := range t.seats {
-		if s.Kind == SeatEmpty && t.game.FillBots {
-			s.Kind, s.Name = SeatBot, botName(bot.Level(s.BotLevel), bot.Style(s.BotStyle))
+		if s.Kind == game.SeatEmpty && t.game.FillBots {
+			s.Kind, s.Name = game.SeatBot, botName(bot.Level(s.BotLevel), bot.Style(s.BotStyle))
 		}
-		if s.Kind != SeatEmpty {
+		if s.Kind != game.SeatEmpty {
 			taken = append(taken, s)
 		}
 	}
 	if len(taken) < engine.MinSeats {
-		return refuse(CodeConflict, "At least 3 players are needed to start: invite more, or fill the table with bots.")
+		return refuse(game.CodeConflict, "At least 3 players are needed to start: invite more, or fill the table with bots.")
 	}
 	seats := make([]seat, len(t.seats))
 	for i := range seats {
-		seats[i] = seat{No: i, Kind: SeatEmpty}
+		seats[i] = seat{No: i, Kind: game.SeatEmpty}
 		if i < len(taken) {
 			seats[i] = taken[i]
 			seats[i].No = i
@@ -184,16 +185,16 @@ func (t *table) start(by int) error {
 	},
 		func(g gameRow) store.Outcome {
 			switch {
-			case g.Status == StatusLive && g.StartedAt.Equal(now):
+			case g.Status == game.StatusLive && g.StartedAt.Equal(now):
 				return store.Stored
-			case g.Status == StatusOpen:
+			case g.Status == game.StatusOpen:
 				return store.NotStored
 			}
 			return store.Taken
 		},
 		func() {
 			t.seats, t.state, t.at = seats, state, now
-			t.game.Status, t.game.StartedAt = StatusLive, now
+			t.game.Status, t.game.StartedAt = game.StatusLive, now
 			t.pending, t.bots = make([]pending, len(taken)), make([]*bot.Bot, len(taken))
 			t.reseat = true
 			t.moved(now)
@@ -202,17 +203,17 @@ func (t *table) start(by int) error {
 
 // leave frees a seat before the start; during play a bot takes it over.
 func (t *table) leave(seat int) error {
-	if seat < 0 || seat >= len(t.seats) || t.seats[seat].Kind != SeatPerson {
-		return refuse(CodeConflict, "You don't sit at this table.")
+	if seat < 0 || seat >= len(t.seats) || t.seats[seat].Kind != game.SeatPerson {
+		return refuse(game.CodeConflict, "You don't sit at this table.")
 	}
 	if t.state != nil {
 		return t.cover(seat)
 	}
 	if seat == t.game.Host {
-		return refuse(CodeConflict, "The host can't leave before the start: end the game instead.")
+		return refuse(game.CodeConflict, "The host can't leave before the start: end the game instead.")
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name, s.TokenHash, s.Away, s.PlayerID = SeatEmpty, "", nil, false, 0
+	s.Kind, s.Name, s.TokenHash, s.Away, s.PlayerID = game.SeatEmpty, "", nil, false, 0
 	return t.writeSeat(s)
 }
 
@@ -228,11 +229,11 @@ func (t *table) handToBot(by, seat int) error {
 	if seat < 0 || seat >= t.state.Seats() {
 		return errNoSeat
 	}
-	if t.seats[seat].Kind != SeatPerson {
-		return refuse(CodeConflict, "A bot already plays that seat.")
+	if t.seats[seat].Kind != game.SeatPerson {
+		return refuse(game.CodeConflict, "A bot already plays that seat.")
 	}
 	if by != seat && (by != t.game.Host || !t.seats[seat].Away) {
-		return refuse(CodeForbidden, "You can hand over your own seat, or as the host the seat of someone who is away.")
+		return refuse(game.CodeForbidden, "You can hand over your own seat, or as the host the seat of someone who is away.")
 	}
 	return t.cover(seat)
 }
@@ -244,7 +245,7 @@ func (t *table) cover(seat int) error {
 		return errOverGame
 	}
 	s := t.seats[seat]
-	s.Kind, s.Away, s.Covered = SeatBot, false, true
+	s.Kind, s.Away, s.Covered = game.SeatBot, false, true
 	if s.BotLevel == "" {
 		s.BotLevel, s.BotStyle = bot.Medium, siteStyle(t.game.Seed, seat)
 	}
@@ -281,17 +282,17 @@ func (t *table) end(by int) error {
 		}
 	}
 	return t.writeGame("the end", func(ctx context.Context, st storage) error {
-		return st.FinishGame(ctx, t.id, StatusEnded.stored(), now, plays, false, results, t.rater(ended, now, false))
+		return st.FinishGame(ctx, t.id, string(game.StatusEnded), now, plays, false, results, t.rater(ended, now, false))
 	}, func(g gameRow) store.Outcome {
 		switch {
-		case g.Status == StatusEnded && g.EndedAt.Equal(now):
+		case g.Status == game.StatusEnded && g.EndedAt.Equal(now):
 			return store.Stored
-		case g.Status == StatusOpen || g.Status == StatusLive:
+		case g.Status == game.StatusOpen || g.Status == game.StatusLive:
 			return store.NotStored
 		}
 		return store.Taken
 	}, func() {
-		t.game.Status, t.game.EndedAt, t.game.Plays = StatusEnded, now, plays
+		t.game.Status, t.game.EndedAt, t.game.Plays = game.StatusEnded, now, plays
 		if ended != nil {
 			t.state, t.results = ended, ended.Result()
 		}

@@ -10,6 +10,7 @@ import (
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
+	"bullshit/game"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -28,13 +29,13 @@ func storeRunning(tb testing.TB, st *store.Store, n int, start time.Time) {
 		seats := make([]store.Seat, 4)
 		bots := make([]*bot.Bot, 4)
 		for s := range seats {
-			seats[s] = store.Seat{No: s, Kind: string(SeatBot), Name: "Bot", BotLevel: string(bot.Medium), BotStyle: string(siteStyle(seed, s))}
+			seats[s] = store.Seat{No: s, Kind: string(game.SeatBot), Name: "Bot", BotLevel: string(bot.Medium), BotStyle: string(siteStyle(seed, s))}
 			var err error
 			if bots[s], err = bot.New(bot.Medium, siteStyle(seed, s), seed+uint64(s)); err != nil {
 				tb.Fatal(err)
 			}
 		}
-		g := store.Game{ID: id, Status: string(StatusOpen), Options: opts, Seed: seed, AwayAfter: time.Minute, CreatedAt: start}
+		g := store.Game{ID: id, Status: string(game.StatusOpen), Options: opts, Seed: seed, AwayAfter: time.Minute, CreatedAt: start}
 		if err := st.CreateGame(ctx, &g, seats); err != nil {
 			tb.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -133,7 +134,7 @@ func (f *fixture) publishedViews(id string, seats, want int) map[int]engine.View
 // game is over.
 func (f *fixture) playToTheEnd(id string) {
 	f.t.Helper()
-	for spent := time.Duration(0); f.status(id) == StatusLive; spent += 100 * time.Millisecond {
+	for spent := time.Duration(0); f.status(id) == game.StatusLive; spent += 100 * time.Millisecond {
 		if spent > 3*time.Hour {
 			f.t.Fatal("the game did not end")
 		}
@@ -296,7 +297,7 @@ func TestAPersonCannotResumeAGame(t *testing.T) {
 	f.awaitTurn(id, false)
 	n := f.actions(id)
 	_, err := f.m.Act(f.ctx, id, engine.Action{Kind: engine.ActResume, Seat: 0, Since: f.clock.Now().Add(-time.Minute)})
-	if got, want := codeOf(err), string(CodeInvalid); got != want {
+	if got, want := codeOf(err), string(game.CodeInvalid); got != want {
 		t.Errorf("got code %q for a resume sent as a move, want %q", got, want)
 	}
 	if got := f.actions(id); got != n {

@@ -4,25 +4,17 @@ import (
 	"context"
 
 	"bullshit/engine/review"
+	"bullshit/game"
 	"bullshit/naming"
 	"bullshit/store"
 )
-
-// Query picks games for a list, newest first: by status ("" for any), by a
-// seat's name (matched without regard to case; "" for any), a page at a
-// time (Limit 0 for all).
-type Query struct {
-	Status        Status
-	Player        string
-	Offset, Limit int
-}
 
 // Search lists the games the query picks and says whether more follow. Like
 // List it reads the store a fixed number of times whatever the page's size.
 // A player's name is cleaned as names are (naming.Visible), and one no seat
 // could have (a NUL, bytes that aren't text, too long) is refused as
 // invalid before the store is asked.
-func (m *Manager) Search(ctx context.Context, q Query) ([]Summary, bool, error) {
+func (m *Manager) Search(ctx context.Context, q game.Query) ([]game.Summary, bool, error) {
 	if err := m.ensureOpen(); err != nil {
 		return nil, false, err
 	}
@@ -33,11 +25,11 @@ func (m *Manager) Search(ctx context.Context, q Query) ([]Summary, bool, error) 
 		}
 		q.Player = name
 	}
-	listed, more, err := m.st.SearchGames(ctx, store.GameQuery{Status: q.Status.stored(), Player: q.Player, Offset: q.Offset, Limit: q.Limit})
+	listed, more, err := m.st.SearchGames(ctx, store.GameQuery{Status: string(q.Status), Player: q.Player, Offset: q.Offset, Limit: q.Limit})
 	if err != nil {
 		return nil, false, m.unsaved("", err)
 	}
-	out := make([]Summary, 0, len(listed))
+	out := make([]game.Summary, 0, len(listed))
 	for i := range listed {
 		l := &listed[i]
 		t, err := m.table(l.Game.ID)
@@ -55,18 +47,18 @@ func (m *Manager) Search(ctx context.Context, q Query) ([]Summary, bool, error) 
 
 // Reviewed is a finished game's record and its review (see Review), read
 // from the store once. A game not over is refused as Record refuses it.
-func (m *Manager) Reviewed(ctx context.Context, id string) (Record, *review.Review, error) {
+func (m *Manager) Reviewed(ctx context.Context, id string) (game.Record, *review.Review, error) {
 	rec, err := m.Record(ctx, id)
 	if err != nil {
-		return Record{}, nil, err
+		return game.Record{}, nil, err
 	}
 	g, err := rec.ReviewGame()
 	if err != nil {
-		return Record{}, nil, m.unsaved(id, err)
+		return game.Record{}, nil, m.unsaved(id, err)
 	}
 	r, err := review.Of(g)
 	if err != nil {
-		return Record{}, nil, m.unsaved(id, err)
+		return game.Record{}, nil, m.unsaved(id, err)
 	}
 	return rec, r, nil
 }

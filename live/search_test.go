@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -28,9 +29,9 @@ func TestSearchRefusesNamesNoSeatHas(t *testing.T) {
 	st := &searchCounter{Store: openStore(t)}
 	m := f.open(st)
 	for _, bad := range []string{"\x00", "a\x00b", "Ann\x00", "\xff", "A\tB", "Ann\u200b", "a name of more than thirty-two characters"} {
-		for _, status := range []Status{"", StatusFinished} {
-			_, _, err := m.Search(f.ctx, Query{Player: bad, Status: status, Limit: 20})
-			if codeOf(err) != string(CodeInvalid) {
+		for _, status := range []game.Status{"", game.StatusFinished} {
+			_, _, err := m.Search(f.ctx, game.Query{Player: bad, Status: status, Limit: 20})
+			if codeOf(err) != string(game.CodeInvalid) {
 				t.Errorf("Search(player %q, status %q): got %v, want invalid", bad, status, err)
 			}
 		}
@@ -38,7 +39,7 @@ func TestSearchRefusesNamesNoSeatHas(t *testing.T) {
 	if st.searches != 0 {
 		t.Errorf("the store was asked %d searches for names no seat has, want none", st.searches)
 	}
-	if _, _, err := m.Search(f.ctx, Query{Player: "  Ann  ", Status: StatusFinished, Limit: 20}); err != nil || st.searches != 1 {
+	if _, _, err := m.Search(f.ctx, game.Query{Player: "  Ann  ", Status: game.StatusFinished, Limit: 20}); err != nil || st.searches != 1 {
 		t.Errorf("Search for a name: got %v after %d searches, want it asked once", err, st.searches)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/game"
 	"bullshit/naming"
 	"bullshit/store"
 	"bullshit/views/words"
@@ -27,7 +28,7 @@ const (
 // end they came through: the host's name cleaned, the settings left unset
 // given their standard values, and the first one out of range refused
 // (names as invalid, the table's settings as the engine refuses its own).
-func checkCreate(req CreateRequest) (CreateRequest, error) {
+func checkCreate(req game.CreateRequest) (game.CreateRequest, error) {
 	host, err := naming.Clean(req.HostName)
 	if err != nil {
 		return req, err
@@ -73,7 +74,7 @@ func checkCreate(req CreateRequest) (CreateRequest, error) {
 
 // newGame checks a request and builds the game and seats to store, with the
 // host's token.
-func (m *Manager) newGame(req CreateRequest) (*gameRow, []seat, string, error) {
+func (m *Manager) newGame(req game.CreateRequest) (*gameRow, []seat, string, error) {
 	req, err := checkCreate(req)
 	if err != nil {
 		return nil, nil, "", err
@@ -91,22 +92,22 @@ func (m *Manager) newGame(req CreateRequest) (*gameRow, []seat, string, error) {
 	}
 	seats := make([]seat, opts.Seats)
 	for i := range seats {
-		seats[i] = seat{No: i, Kind: SeatEmpty}
+		seats[i] = seat{No: i, Kind: game.SeatEmpty}
 		if req.FillBots {
 			// The bot that fills this seat if nobody takes it, and that
 			// covers a person who sits here and walks away.
 			seats[i].BotLevel, seats[i].BotStyle = bot.Medium, siteStyle(seed, i)
 		}
 	}
-	seats[0].Kind, seats[0].Name, seats[0].TokenHash, seats[0].PlayerID = SeatPerson, req.HostName, hash, req.HostPlayer
+	seats[0].Kind, seats[0].Name, seats[0].TokenHash, seats[0].PlayerID = game.SeatPerson, req.HostName, hash, req.HostPlayer
 	for i, b := range req.Bots {
 		level, style := bot.Level(b.Level), bot.Style(b.Style)
 		s := &seats[1+i]
-		s.Kind, s.BotLevel, s.BotStyle = SeatBot, level, style
+		s.Kind, s.BotLevel, s.BotStyle = game.SeatBot, level, style
 		s.Name = botName(level, style)
 	}
 	g := &gameRow{
-		Status: StatusOpen, Options: opts, Seed: seed, Host: 0, AwayAfter: req.AwayAfter, FillBots: req.FillBots,
+		Status: game.StatusOpen, Options: opts, Seed: seed, Host: 0, AwayAfter: req.AwayAfter, FillBots: req.FillBots,
 		CreatedAt: m.clock.Now().UTC().Truncate(time.Microsecond),
 	}
 	return g, seats, token, nil
@@ -170,10 +171,10 @@ func matchToken(hashes [][]byte, token string) (int, bool) {
 }
 
 // seatInfo is a stored seat as anyone may see it.
-func seatInfo(s seat) SeatInfo {
-	info := SeatInfo{Seat: s.No, Kind: s.Kind, Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
-	if s.Kind == SeatBot {
-		info.Bot = &BotSpec{Level: string(s.BotLevel), Style: string(s.BotStyle)}
+func seatInfo(s seat) game.SeatInfo {
+	info := game.SeatInfo{Seat: s.No, Kind: s.Kind, Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
+	if s.Kind == game.SeatBot {
+		info.Bot = &game.BotSpec{Level: string(s.BotLevel), Style: string(s.BotStyle)}
 	}
 	return info
 }
@@ -182,7 +183,7 @@ func seatInfo(s seat) SeatInfo {
 func seated(seats []seat) int {
 	n := 0
 	for _, s := range seats {
-		if s.Kind != SeatEmpty {
+		if s.Kind != game.SeatEmpty {
 			n++
 		}
 	}
@@ -190,17 +191,17 @@ func seated(seats []seat) int {
 }
 
 // storedSummary is a game that isn't running, as stored.
-func storedSummary(g gameRow, seats []seat, results []store.Result) Summary {
-	s := Summary{
-		ID: g.ID, Status: Status(g.Status), Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
+func storedSummary(g gameRow, seats []seat, results []store.Result) game.Summary {
+	s := game.Summary{
+		ID: g.ID, Status: game.Status(g.Status), Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
 		Plays: g.Plays, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
-		Seats: make([]SeatInfo, 0, len(seats)),
+		Seats: make([]game.SeatInfo, 0, len(seats)),
 	}
 	if !g.StartedAt.IsZero() {
 		s.Options.Seats = seated(seats)
 	}
 	for _, seat := range seats {
-		if g.StartedAt.IsZero() || seat.Kind != SeatEmpty {
+		if g.StartedAt.IsZero() || seat.Kind != game.SeatEmpty {
 			s.Seats = append(s.Seats, seatInfo(seat))
 		}
 	}

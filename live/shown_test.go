@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // logLines is a log kept in memory, one JSON object a line.
@@ -120,7 +121,7 @@ func (f *fixture) checkShownIsStored(id string) {
 			note(s)
 		}
 	}
-	if g.Status == string(StatusEnded) {
+	if g.Status == string(game.StatusEnded) {
 		settle(g.EndedAt)
 		s.End(g.EndedAt)
 		note(s)

@@ -1,15 +1,17 @@
 package live
 
+import "bullshit/game"
+
 // snapshot is what readers off the table's goroutine may see.
 type snapshot struct {
-	summary Summary
+	summary game.Summary
 	tokens  [][]byte
 }
 
 // refresh updates what readers off the goroutine see.
 func (t *table) refresh() {
 	t.snap.Store(&snapshot{summary: t.summary(), tokens: t.tokenHashes()})
-	if t.game.Status != StatusOpen {
+	if t.game.Status != game.StatusOpen {
 		t.m.leftOpen(t)
 	}
 }
@@ -24,9 +26,9 @@ func (t *table) tokenHashes() [][]byte {
 }
 
 // summary is the game as the lobby lists it.
-func (t *table) summary() Summary {
-	s := Summary{
-		ID: t.id, Status: Status(t.game.Status), Options: t.game.Options, AwayAfter: t.game.AwayAfter,
+func (t *table) summary() game.Summary {
+	s := game.Summary{
+		ID: t.id, Status: game.Status(t.game.Status), Options: t.game.Options, AwayAfter: t.game.AwayAfter,
 		Host: t.game.Host, Plays: t.game.Plays, CreatedAt: t.game.CreatedAt, StartedAt: t.game.StartedAt,
 		EndedAt: t.game.EndedAt, Result: t.results,
 	}
@@ -36,7 +38,7 @@ func (t *table) summary() Summary {
 		s.Plays = t.state.Plays()
 		seats = seats[:t.state.Seats()]
 	}
-	s.Seats = make([]SeatInfo, len(seats))
+	s.Seats = make([]game.SeatInfo, len(seats))
 	for i, seat := range seats {
 		s.Seats[i] = seatInfo(seat)
 	}

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"bullshit/game"
 )
 
 // Stats are the runtime's timings since its Manager started, for the load
@@ -195,9 +197,9 @@ func (m *Manager) Tables() (open, playing int) {
 	m.mu.RUnlock()
 	for _, t := range tables {
 		switch t.snap.Load().summary.Status {
-		case StatusOpen:
+		case game.StatusOpen:
 			open++
-		case StatusLive:
+		case game.StatusLive:
 			playing++
 		}
 	}

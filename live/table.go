@@ -10,6 +10,7 @@ import (
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -99,7 +100,7 @@ type table struct {
 	results []engine.Place
 	// ratings are the accounts' rows as the finish stored them, for the
 	// result sheet.
-	ratings []RatingChange
+	ratings []game.RatingChange
 	timer   Timer
 	// retryAt holds back the table's own writes after a store failure.
 	retryAt time.Time
@@ -440,7 +441,7 @@ func (t *table) publish(final bool) {
 		b.at = t.m.clock.Now()
 	}
 	sum := t.snap.Load().summary
-	b.frames = make([]Frame, 0, len(sum.Seats)+1)
+	b.frames = make([]game.Frame, 0, len(sum.Seats)+1)
 	for seat := range sum.Seats {
 		b.frames = append(b.frames, t.frame(sum, seat))
 	}
@@ -449,8 +450,8 @@ func (t *table) publish(final bool) {
 }
 
 // frame is seat's frame now, with sum the table's current summary.
-func (t *table) frame(sum Summary, seat int) Frame {
-	f := Frame{Revision: t.revision, Epoch: t.game.Epoch, Game: sum, Seat: seat, Final: t.sentFinal}
+func (t *table) frame(sum game.Summary, seat int) game.Frame {
+	f := game.Frame{Revision: t.revision, Epoch: t.game.Epoch, Game: sum, Seat: seat, Final: t.sentFinal}
 	if t.over {
 		f.Ratings = t.ratings
 	}

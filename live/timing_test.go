@@ -7,6 +7,7 @@ import (
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
+	"bullshit/game"
 )
 
 // TestBotMovesKeepTheDriversTime plays bot-only games on live tables on the
@@ -29,9 +30,9 @@ func TestBotMovesKeepTheDriversTime(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			req := CreateRequest{Options: tt.opts, HostName: "Ada"}
+			req := game.CreateRequest{Options: tt.opts, HostName: "Ada"}
 			for i := 1; i < tt.opts.Seats; i++ {
-				req.Bots = append(req.Bots, BotSpec{Level: string(bot.Levels()[i%3]), Style: string(bot.SiteStyles()[i%3])})
+				req.Bots = append(req.Bots, game.BotSpec{Level: string(bot.Levels()[i%3]), Style: string(bot.SiteStyles()[i%3])})
 			}
 			j, err := f.m.Create(f.ctx, req)
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // advance moves the clock on by d in small steps, letting the table catch
@@ -96,7 +97,7 @@ func TestPersonMoveWhoseAnswerIsLostIsSettled(t *testing.T) {
 			first := f.clock.Now()
 			// The store can't be asked whether the write committed, so
 			// the answer must not say it was not saved.
-			if _, err := f.m.Act(f.ctx, id, play); codeOf(err) != string(CodeUnknown) {
+			if _, err := f.m.Act(f.ctx, id, play); codeOf(err) != string(game.CodeUnknown) {
 				t.Fatalf("got %v for a move whose answer was lost, want its outcome unknown", err)
 			}
 			f.checkFrozen(id, 10*time.Second)
@@ -163,27 +164,27 @@ func TestStartAndEndWhoseAnswersAreLostAreSettled(t *testing.T) {
 	f, st := faultyFixture(t)
 	id, _ := f.create(5, 3)
 	st.cut.Store(true)
-	if err := f.m.Start(f.ctx, id, 0); codeOf(err) != string(CodeUnknown) {
+	if err := f.m.Start(f.ctx, id, 0); codeOf(err) != string(game.CodeUnknown) {
 		t.Fatalf("got %v for a start whose answer was lost, want its outcome unknown", err)
 	}
-	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(CodeUnavailable) {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeUnavailable) {
 		t.Errorf("got %v for a join while the start is unsettled, want it unavailable", err)
 	}
 	st.down.Store(false)
 	f.step(id, time.Second)
-	if got := f.status(id); got != StatusLive {
+	if got := f.status(id); got != game.StatusLive {
 		t.Fatalf("got the table %s once the store answered, want the stored start adopted", got)
 	}
 
 	f.step(id, 20*time.Second)
 	st.cut.Store(true)
-	if err := f.m.End(f.ctx, id, 0); codeOf(err) != string(CodeUnknown) {
+	if err := f.m.End(f.ctx, id, 0); codeOf(err) != string(game.CodeUnknown) {
 		t.Fatalf("got %v for an end whose answer was lost, want its outcome unknown", err)
 	}
 	f.checkFrozen(id, 10*time.Second)
 	st.down.Store(false)
 	f.step(id, time.Second)
-	if got := f.status(id); got != StatusEnded {
+	if got := f.status(id); got != game.StatusEnded {
 		t.Errorf("got the table %s once the store answered, want the stored end adopted", got)
 	}
 	f.checkShownIsStored(id)
@@ -196,15 +197,15 @@ func TestSeatWhoseAnswerIsLostIsStoredAsShown(t *testing.T) {
 	st.cut.Store(true)
 	// Until the table stores the seat again as it shows it, the join
 	// stands in the store: its outcome is unknown.
-	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(CodeUnknown) {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeUnknown) {
 		t.Fatalf("got %v for a join whose answer was lost, want its outcome unknown", err)
 	}
-	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != string(SeatPerson) {
+	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != string(game.SeatPerson) {
 		t.Fatalf("got seat %+v stored (%v), want the join the cut write committed", seats[3], err)
 	}
 	st.down.Store(false)
 	f.step(id, 2*time.Second)
-	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != string(SeatEmpty) {
+	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != string(game.SeatEmpty) {
 		t.Errorf("got seat %+v stored (%v), want it empty as the table shows it", seats[3], err)
 	}
 	if j, err := f.m.Join(f.ctx, id, "Bo", 0); err != nil || j.Seat != 3 {
@@ -221,7 +222,7 @@ func TestUnsettledWriteStopsTheTableAtItsBound(t *testing.T) {
 	f.until(id, time.Minute, st.down.Load)
 	n := f.actions(id)
 	f.advance(id, settleWithin+2*retryAfter)
-	if got := f.status(id); got != StatusBroken {
+	if got := f.status(id); got != game.StatusBroken {
 		t.Fatalf("got the table %s after the store was down for %v, want it broken", got, settleWithin)
 	}
 	st.down.Store(false)
@@ -241,7 +242,7 @@ func TestNumberTakenByAnotherActionStopsTheTable(t *testing.T) {
 	n := f.actions(id)
 	st.steal.Store(true)
 	f.advance(id, 10*time.Second)
-	if got := f.status(id); got != StatusBroken {
+	if got := f.status(id); got != game.StatusBroken {
 		t.Fatalf("got the table %s with another action at its number, want it broken", got)
 	}
 	if got := f.actions(id); got != n+1 {
@@ -277,7 +278,7 @@ func TestFinishWhoseAnswerIsLostShowsTheStoredRatings(t *testing.T) {
 	f.advance(id, 5*time.Second)
 	st.down.Store(false)
 	f.advance(id, 2*time.Second)
-	if got := f.status(id); got != StatusFinished {
+	if got := f.status(id); got != game.StatusFinished {
 		t.Fatalf("got the game %s, want it finished", got)
 	}
 	rows, err := f.st.GamePlayers(f.ctx, id)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"bullshit/engine/bot"
+	"bullshit/game"
 )
 
 // AddBot seats a bot of the given level ("" for medium) in the first empty
@@ -30,13 +31,13 @@ func (t *table) addBot(by int, level bot.Level) error {
 	if err := t.hostBeforeStart(by); err != nil {
 		return err
 	}
-	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == SeatEmpty })
+	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == game.SeatEmpty })
 	if seat < 0 {
 		return errFull
 	}
 	s := t.seats[seat]
 	style := siteStyle(t.game.Seed, seat)
-	s.Kind, s.BotLevel, s.BotStyle, s.Name = SeatBot, level, style, botName(level, style)
+	s.Kind, s.BotLevel, s.BotStyle, s.Name = game.SeatBot, level, style, botName(level, style)
 	return t.writeSeat(s)
 }
 
@@ -47,11 +48,11 @@ func (t *table) removeBot(by, seat int) error {
 	if seat < 0 || seat >= len(t.seats) {
 		return errNoSeat
 	}
-	if t.seats[seat].Kind != SeatBot {
-		return refuse(CodeConflict, "No bot sits there.")
+	if t.seats[seat].Kind != game.SeatBot {
+		return refuse(game.CodeConflict, "No bot sits there.")
 	}
 	s := t.seats[seat]
-	s.Kind, s.Name = SeatEmpty, ""
+	s.Kind, s.Name = game.SeatEmpty, ""
 	if !t.game.FillBots {
 		s.BotLevel, s.BotStyle = "", ""
 	}

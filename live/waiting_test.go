@@ -3,6 +3,8 @@ package live
 import (
 	"errors"
 	"testing"
+
+	"bullshit/game"
 )
 
 // TestWaitingRoomBots has the host add and remove bots before the start,
@@ -10,8 +12,8 @@ import (
 func TestWaitingRoomBots(t *testing.T) {
 	f := newFixture(t)
 	id, tokens := f.create(5, 1, "Ben")
-	host := WithToken(f.ctx, tokens[0])
-	ben := WithToken(f.ctx, tokens[1])
+	host := game.WithToken(f.ctx, tokens[0])
+	ben := game.WithToken(f.ctx, tokens[1])
 
 	if err := f.m.AddBot(host, id, 0, "hard"); err != nil {
 		t.Fatalf("host adds a bot: %v", err)
@@ -20,23 +22,23 @@ func TestWaitingRoomBots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := s.Seats[3]; got.Kind != SeatBot || got.Bot == nil || got.Bot.Level != "hard" {
+	if got := s.Seats[3]; got.Kind != game.SeatBot || got.Bot == nil || got.Bot.Level != "hard" {
 		t.Fatalf("seat 3 after AddBot: got %+v, want a hard bot", got)
 	}
 
 	refusals := []struct {
 		name string
 		err  error
-		code Code
+		code game.Code
 	}{
-		{"a guest adds a bot", f.m.AddBot(ben, id, 2, ""), CodeForbidden},
-		{"a guest removes a bot", f.m.RemoveBot(ben, id, 2, 1), CodeForbidden},
-		{"removing a person", f.m.RemoveBot(host, id, 0, 2), CodeConflict},
-		{"removing past the seats", f.m.RemoveBot(host, id, 0, 9), CodeInvalid},
-		{"an unknown level", f.m.AddBot(host, id, 0, "genius"), CodeInvalid},
+		{"a guest adds a bot", f.m.AddBot(ben, id, 2, ""), game.CodeForbidden},
+		{"a guest removes a bot", f.m.RemoveBot(ben, id, 2, 1), game.CodeForbidden},
+		{"removing a person", f.m.RemoveBot(host, id, 0, 2), game.CodeConflict},
+		{"removing past the seats", f.m.RemoveBot(host, id, 0, 9), game.CodeInvalid},
+		{"an unknown level", f.m.AddBot(host, id, 0, "genius"), game.CodeInvalid},
 	}
 	for _, r := range refusals {
-		var le *Error
+		var le *game.Error
 		if !errors.As(r.err, &le) || le.Code != r.code {
 			t.Errorf("%s: got %v, want code %s", r.name, r.err, r.code)
 		}
@@ -51,8 +53,8 @@ func TestWaitingRoomBots(t *testing.T) {
 	if err := f.m.AddBot(host, id, 0, ""); err != nil {
 		t.Fatalf("host fills the last seat: %v", err)
 	}
-	var le *Error
-	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != CodeConflict {
+	var le *game.Error
+	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != game.CodeConflict {
 		t.Fatalf("adding to a full table: got %v, want a conflict", err)
 	}
 	// What the table stored comes back after a restart.
@@ -71,7 +73,7 @@ func TestWaitingRoomBots(t *testing.T) {
 	if err := f.m.Start(host, id, 0); err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != CodeConflict {
+	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != game.CodeConflict {
 		t.Fatalf("adding a bot after the start: got %v, want a conflict", err)
 	}
 	v, err := f.m.View(host, id, 0)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/store"
 )
 
@@ -125,12 +126,12 @@ func (t *table) finish() {
 	for i, p := range places {
 		s := t.seats[p.Seat]
 		results[i] = store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left,
-			Rated: s.Kind == SeatPerson && !s.Covered && !t.game.Options.Practice}
+			Rated: s.Kind == game.SeatPerson && !s.Covered && !t.game.Options.Practice}
 	}
 	ctx, cancel := t.writeContext()
 	defer cancel()
 	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
-	err := t.m.st.FinishGame(ctx, t.id, StatusFinished.stored(), t.at, t.state.Plays(), t.state.Capped(), results, rater)
+	err := t.m.st.FinishGame(ctx, t.id, string(game.StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
 	if errors.Is(err, store.ErrOver) && rater != nil {
 		// The accounts' rows the earlier try wrote are the ones to show.
 		var rows []store.PlayerGame
@@ -145,7 +146,7 @@ func (t *table) finish() {
 	}
 	t.wrote()
 	t.finishing, t.over = false, true
-	t.game.Status, t.game.EndedAt, t.game.Plays = StatusFinished, t.at, t.state.Plays()
+	t.game.Status, t.game.EndedAt, t.game.Plays = game.StatusFinished, t.at, t.state.Plays()
 	t.results = places
 	t.ratings = *rated
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // rawEvent is an event as a browser's EventSource reads it.
@@ -86,7 +86,7 @@ func nextRaw(t *testing.T, events <-chan rawEvent) rawEvent {
 // pageFormat renders a frame as several lines of markup, counting its calls.
 type pageFormat struct{ calls atomic.Int64 }
 
-func (p *pageFormat) Encode(f live.Frame, _ time.Time) (Event, bool, error) {
+func (p *pageFormat) Encode(f game.Frame, _ time.Time) (Event, bool, error) {
 	p.calls.Add(1)
 	data := "<div id=\"a\" hx-swap-oob=\"true\">seat " + strconv.Itoa(f.Seat) + "</div>\r\n" +
 		"<div id=\"b\" hx-swap-oob=\"true\">revision " + strconv.Itoa(f.Revision) + "</div>"
@@ -95,7 +95,7 @@ func (p *pageFormat) Encode(f live.Frame, _ time.Time) (Event, bool, error) {
 
 // formatServer serves a Hub's streams at /s/:game/:seat/:format, each
 // starting from the frame the test set as current, and the lobby at /lobby.
-func formatServer(t *testing.T, hub *Hub, current func(seat int) live.Frame) string {
+func formatServer(t *testing.T, hub *Hub, current func(seat int) game.Frame) string {
 	t.Helper()
 	e := echo.New()
 	e.GET("/s/:game/:seat/:format", func(c echo.Context) error {
@@ -124,8 +124,8 @@ func formatServer(t *testing.T, hub *Hub, current func(seat int) live.Frame) str
 func TestHubEncodesOncePerSeatPerChange(t *testing.T) {
 	page := &pageFormat{}
 	hub := New(Config{Formats: map[string]Encoder{"json": viewJSON, "page": page}})
-	started := live.Frame{Revision: 1, Seat: 0, View: &engine.View{Version: 1}}
-	url := formatServer(t, hub, func(int) live.Frame { return started })
+	started := game.Frame{Revision: 1, Seat: 0, View: &engine.View{Version: 1}}
+	url := formatServer(t, hub, func(int) game.Frame { return started })
 
 	var tabs []<-chan rawEvent
 	for range 3 {
@@ -138,7 +138,7 @@ func TestHubEncodesOncePerSeatPerChange(t *testing.T) {
 	waitFor(t, "four subscribers", func() bool { return hub.Subscribers() == 4 })
 
 	before := page.calls.Load()
-	hub.Publish("g1", live.Frame{Revision: 2, Seat: 0, View: &engine.View{Version: 2}})
+	hub.Publish("g1", game.Frame{Revision: 2, Seat: 0, View: &engine.View{Version: 2}})
 	if got := page.calls.Load() - before; got != 1 {
 		t.Errorf("got %d renders of one change for three tabs, want 1", got)
 	}
@@ -155,11 +155,11 @@ func TestHubEncodesOncePerSeatPerChange(t *testing.T) {
 
 	// A change the view doesn't see (someone marked away) moves the page on,
 	// but is not sent to the program again.
-	hub.Publish("g1", live.Frame{Revision: 3, Seat: 0, View: &engine.View{Version: 2}})
+	hub.Publish("g1", game.Frame{Revision: 3, Seat: 0, View: &engine.View{Version: 2}})
 	if got := nextRaw(t, tabs[0]); got.id != "3" {
 		t.Errorf("tab: got event %q after an away mark, want 3", got.id)
 	}
-	hub.Publish("g1", live.Frame{Revision: 4, Seat: 0, View: &engine.View{Version: 3}})
+	hub.Publish("g1", game.Frame{Revision: 4, Seat: 0, View: &engine.View{Version: 3}})
 	if got := nextRaw(t, program); got.id != "3" {
 		t.Errorf("program: got event %q, want version 3 next, with nothing between", got.id)
 	}
@@ -173,8 +173,8 @@ func TestHubRendersASpectatorsFrameOnce(t *testing.T) {
 	page := &pageFormat{}
 	hub := New(Config{Formats: map[string]Encoder{"page": page}})
 	var mu sync.Mutex
-	cur := live.Frame{Revision: 1, Seat: engine.Spectator, View: &engine.View{Version: 1, Seat: engine.Spectator}}
-	read := func() (live.Frame, error) { mu.Lock(); defer mu.Unlock(); return cur, nil }
+	cur := game.Frame{Revision: 1, Seat: engine.Spectator, View: &engine.View{Version: 1, Seat: engine.Spectator}}
+	read := func() (game.Frame, error) { mu.Lock(); defer mu.Unlock(); return cur, nil }
 	e := echo.New()
 	e.GET("/s", func(c echo.Context) error {
 		f, _ := read()
@@ -204,7 +204,7 @@ func TestHubRendersASpectatorsFrameOnce(t *testing.T) {
 		t.Errorf("renders for %d spectators coming to one frame: got %d, want 1", crowd, got)
 	}
 	mu.Lock()
-	cur = live.Frame{Revision: 2, Seat: engine.Spectator, View: &engine.View{Version: 2, Seat: engine.Spectator}}
+	cur = game.Frame{Revision: 2, Seat: engine.Spectator, View: &engine.View{Version: 2, Seat: engine.Spectator}}
 	mu.Unlock()
 	hub.Publish("g4", cur)
 	for i, w := range watchers {
@@ -223,19 +223,19 @@ func TestHubRendersASpectatorsFrameOnce(t *testing.T) {
 func TestHubEndsWaitingRoomStreamsAtTheStart(t *testing.T) {
 	page := &pageFormat{}
 	hub := New(Config{Formats: map[string]Encoder{"page": page}})
-	waiting := live.Frame{Revision: 1, Seat: 2, Game: live.Summary{Status: live.StatusOpen}}
-	url := formatServer(t, hub, func(int) live.Frame { return waiting })
+	waiting := game.Frame{Revision: 1, Seat: 2, Game: game.Summary{Status: game.StatusOpen}}
+	url := formatServer(t, hub, func(int) game.Frame { return waiting })
 	tab := subscribeRaw(t, t.Context(), url+"/s/g2/2/page")
 	if got := nextRaw(t, tab); got.retry == "" {
 		t.Errorf("got a waiting-room event with no retry field, want one so the browser reconnects soon")
 	}
 	waitFor(t, "the subscriber", func() bool { return hub.Subscribers() == 1 })
 
-	hub.Publish("g2", live.Frame{Revision: 2, Seat: 2, Game: live.Summary{Status: live.StatusOpen}})
+	hub.Publish("g2", game.Frame{Revision: 2, Seat: 2, Game: game.Summary{Status: game.StatusOpen}})
 	if got := nextRaw(t, tab); got.id != "2" {
 		t.Errorf("got event %q for a join, want 2", got.id)
 	}
-	hub.Publish("g2", live.Frame{Revision: 3, Seat: 2, Game: live.Summary{Status: live.StatusLive},
+	hub.Publish("g2", game.Frame{Revision: 3, Seat: 2, Game: game.Summary{Status: game.StatusLive},
 		View: &engine.View{Version: 1, Seat: 2, Hand: []engine.Card{1, 2, 3}}})
 	for e := range tab {
 		t.Errorf("got event %q after the start, want the stream ended before it", e.id)
@@ -259,8 +259,8 @@ func TestHubLobby(t *testing.T) {
 	waitFor(t, "two lobby subscribers", func() bool { return hub.Subscribers() == 2 })
 	base := renders.Load()
 
-	open := live.Summary{Status: live.StatusOpen, Seats: []live.SeatInfo{{Kind: live.SeatPerson, Name: "Ada"}, {Kind: live.SeatEmpty}}}
-	hub.Publish("g3", live.Frame{Seat: engine.Spectator, Game: open})
+	open := game.Summary{Status: game.StatusOpen, Seats: []game.SeatInfo{{Kind: game.SeatPerson, Name: "Ada"}, {Kind: game.SeatEmpty}}}
+	hub.Publish("g3", game.Frame{Seat: engine.Spectator, Game: open})
 	for _, tab := range []<-chan rawEvent{a, b} {
 		if got := nextRaw(t, tab); got.name != "lobby" || !strings.HasPrefix(got.data, "render ") {
 			t.Errorf("got %+v, want a lobby render", got)
@@ -272,7 +272,7 @@ func TestHubLobby(t *testing.T) {
 	// Plays alone don't show in the lobby: nothing is rendered.
 	playing := open
 	playing.Plays = 12
-	hub.Publish("g3", live.Frame{Seat: engine.Spectator, Game: playing})
+	hub.Publish("g3", game.Frame{Seat: engine.Spectator, Game: playing})
 	hub.sendLobby(t.Context())
 	if got := renders.Load() - base; got != 1 {
 		t.Errorf("got %d renders after a play, want still 1", got)
@@ -283,7 +283,7 @@ func TestHubLobby(t *testing.T) {
 // one holding the revision and one holding the seat's hand size.
 type regionFormat struct{}
 
-func (regionFormat) Encode(f live.Frame, _ time.Time) (Event, bool, error) {
+func (regionFormat) Encode(f game.Frame, _ time.Time) (Event, bool, error) {
 	parts := [][]byte{
 		[]byte(`<p id="bar">Bullshit</p>`),
 		[]byte(`<p id="middle">revision ` + strconv.Itoa(f.Revision) + `</p>`),
@@ -312,10 +312,10 @@ func (regionFormat) Encode(f live.Frame, _ time.Time) (Event, bool, error) {
 // that joins later starts whole.
 func TestHubSendsOnlyChangedParts(t *testing.T) {
 	hub := New(Config{Formats: map[string]Encoder{"page": regionFormat{}}})
-	cur := live.Frame{Revision: 1, Seat: 0, View: &engine.View{Version: 1, Hand: make([]engine.Card, 5)}}
+	cur := game.Frame{Revision: 1, Seat: 0, View: &engine.View{Version: 1, Hand: make([]engine.Card, 5)}}
 	var mu sync.Mutex
-	url := formatServer(t, hub, func(int) live.Frame { mu.Lock(); defer mu.Unlock(); return cur })
-	publish := func(f live.Frame) {
+	url := formatServer(t, hub, func(int) game.Frame { mu.Lock(); defer mu.Unlock(); return cur })
+	publish := func(f game.Frame) {
 		mu.Lock()
 		cur = f
 		mu.Unlock()
@@ -330,14 +330,14 @@ func TestHubSendsOnlyChangedParts(t *testing.T) {
 
 	steps := []struct {
 		name  string
-		frame live.Frame
+		frame game.Frame
 		want  string
 	}{
-		{"the revision moves", live.Frame{Revision: 2, View: &engine.View{Hand: make([]engine.Card, 5)}},
+		{"the revision moves", game.Frame{Revision: 2, View: &engine.View{Hand: make([]engine.Card, 5)}},
 			`<p id="middle">revision 2</p>`},
-		{"the hand changes too", live.Frame{Revision: 3, View: &engine.View{Hand: make([]engine.Card, 4)}},
+		{"the hand changes too", game.Frame{Revision: 3, View: &engine.View{Hand: make([]engine.Card, 4)}},
 			`<p id="middle">revision 3</p><p id="hand">4 cards</p>`},
-		{"a new shape", live.Frame{Revision: 4, Final: true, View: &engine.View{Hand: make([]engine.Card, 4)}},
+		{"a new shape", game.Frame{Revision: 4, Final: true, View: &engine.View{Hand: make([]engine.Card, 4)}},
 			`<p id="bar">Bullshit</p><p id="middle">revision 4</p><p id="hand">4 cards</p>`},
 	}
 	for _, s := range steps {

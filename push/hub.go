@@ -15,7 +15,7 @@ import (
 	"github.com/r3labs/sse/v2"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // Event is one server-sent event as an Encoder makes it.
@@ -55,14 +55,14 @@ func (ev Event) since(prev Event) (data []byte, ok bool) {
 // when the frame has nothing for that kind of client (a JSON stream has no
 // view before the start).
 type Encoder interface {
-	Encode(f live.Frame, now time.Time) (ev Event, ok bool, err error)
+	Encode(f game.Frame, now time.Time) (ev Event, ok bool, err error)
 }
 
 // EncoderFunc is a func that is an Encoder.
-type EncoderFunc func(f live.Frame, now time.Time) (Event, bool, error)
+type EncoderFunc func(f game.Frame, now time.Time) (Event, bool, error)
 
 // Encode calls fn.
-func (fn EncoderFunc) Encode(f live.Frame, now time.Time) (Event, bool, error) { return fn(f, now) }
+func (fn EncoderFunc) Encode(f game.Frame, now time.Time) (Event, bool, error) { return fn(f, now) }
 
 // Config configures a Hub. Zero fields take the defaults.
 type Config struct {
@@ -103,7 +103,7 @@ type Config struct {
 	// Lobbied, if set, is told when a table this node runs changes in a
 	// way the lobby's lists show, so the other nodes of a cluster refresh
 	// theirs (through NoteTable). It is called from Publish.
-	Lobbied func(game string, s live.Summary)
+	Lobbied func(game string, s game.Summary)
 }
 
 // Hub sends every seat's frames to the clients watching it. Every connection
@@ -111,7 +111,7 @@ type Config struct {
 // subscribers one after another, so a shared stream would let one client
 // that stops reading hold up the others (every spectator of a game, or a
 // player's other tab). A frame is encoded once per format however many
-// clients follow the seat. It implements live.Publisher: Publish never
+// clients follow the seat. It implements game.Publisher: Publish never
 // blocks on a client, so a stalled client can only lose its own events,
 // never hold up its table.
 //
@@ -169,7 +169,7 @@ type stream struct {
 	ping  *time.Timer
 }
 
-var _ live.Publisher = (*Hub)(nil)
+var _ game.Publisher = (*Hub)(nil)
 
 // The Hub's defaults.
 const (
@@ -223,7 +223,7 @@ func watchKey(game string, seat int) string { return game + "/" + strconv.Itoa(s
 
 // Publish encodes a seat's new frame once for each format its clients follow
 // and queues it for each of them.
-func (h *Hub) Publish(game string, f live.Frame) {
+func (h *Hub) Publish(game string, f game.Frame) {
 	if f.Seat == engine.Spectator && h.noteTable(game, f.Game) && h.cfg.Lobbied != nil {
 		h.cfg.Lobbied(game, f.Game)
 	}
@@ -390,10 +390,10 @@ func (h *Hub) unsubscribed(name string, _ *sse.Subscriber) {
 }
 
 var (
-	errShuttingDown = &live.Error{Code: live.CodeUnavailable, Message: "The server is shutting down: try again in a moment."}
-	errGameClosed   = &live.Error{Code: live.CodeConflict, Message: "The game is over."}
-	errNoFormat     = &live.Error{Code: live.CodeInvalid, Message: "No such stream format."}
-	errNoLobby      = &live.Error{Code: live.CodeNotFound, Message: "There is no lobby stream."}
+	errShuttingDown = &game.Error{Code: game.CodeUnavailable, Message: "The server is shutting down: try again in a moment."}
+	errGameClosed   = &game.Error{Code: game.CodeConflict, Message: "The game is over."}
+	errNoFormat     = &game.Error{Code: game.CodeInvalid, Message: "No such stream format."}
+	errNoLobby      = &game.Error{Code: game.CodeNotFound, Message: "There is no lobby stream."}
 )
 
 // attach records a new subscriber with the event it starts from and makes

@@ -19,12 +19,12 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // viewJSON is the API's encoding, as the tests of the Hub need one: the
 // view as JSON, its id and key the view's version.
-var viewJSON = EncoderFunc(func(f live.Frame, _ time.Time) (Event, bool, error) {
+var viewJSON = EncoderFunc(func(f game.Frame, _ time.Time) (Event, bool, error) {
 	if f.View == nil {
 		return Event{}, false, nil
 	}
@@ -40,7 +40,7 @@ func withJSON(cfg Config) Config {
 }
 
 // frame is a started game's frame for the view's seat.
-func frame(v engine.View) live.Frame { return live.Frame{Seat: v.Seat, View: &v, Revision: v.Version} }
+func frame(v engine.View) game.Frame { return game.Frame{Seat: v.Seat, View: &v, Revision: v.Version} }
 
 // hubHarness serves a Hub's streams at /s/:game/:seat, each subscriber
 // starting from the view the test set as current.
@@ -61,7 +61,7 @@ func newHubHarness(t *testing.T, cfg Config) *hubHarness {
 		v := h.cur[seat]
 		h.mu.Unlock()
 		if token := c.QueryParam("token"); token != "" {
-			c.SetRequest(c.Request().WithContext(live.WithToken(c.Request().Context(), token)))
+			c.SetRequest(c.Request().WithContext(game.WithToken(c.Request().Context(), token)))
 		}
 		return h.hub.Serve(c, c.Param("game"), seat, "json", frame(v), nil)
 	})
@@ -420,7 +420,7 @@ func TestHubSendsAViewThatChangedWhileConnecting(t *testing.T) {
 	e.GET("/s", func(c echo.Context) error {
 		old := engine.View{Version: 4}
 		hub.Publish("g6", frame(engine.View{Version: 5})) // the table moves on: no stream yet
-		return hub.Serve(c, "g6", 0, "json", frame(old), func() (live.Frame, error) { return frame(engine.View{Version: 5}), nil })
+		return hub.Serve(c, "g6", 0, "json", frame(old), func() (game.Frame, error) { return frame(engine.View{Version: 5}), nil })
 	})
 	srv := httptest.NewServer(e)
 	defer srv.Close()

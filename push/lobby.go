@@ -5,37 +5,37 @@ import (
 	"strconv"
 	"strings"
 
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // noteTable marks the lobby's lists changed when a table's status or seats
 // changed since the lobby last saw it; its plays alone do not. It reports
 // whether they changed.
-func (h *Hub) noteTable(game string, s live.Summary) bool {
+func (h *Hub) noteTable(id string, s game.Summary) bool {
 	var b strings.Builder
 	b.WriteString(string(s.Status))
 	for _, seat := range s.Seats {
 		b.WriteString("|" + string(seat.Kind) + ":" + seat.Name)
 	}
 	sig := b.String()
-	over := s.Status == live.StatusFinished || s.Status == live.StatusEnded
+	over := s.Status == game.StatusFinished || s.Status == game.StatusEnded
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.tables[game] == sig {
+	if h.tables[id] == sig {
 		return false
 	}
 	h.lobbyDirty = true
 	if over {
-		delete(h.tables, game)
+		delete(h.tables, id)
 		return true
 	}
-	h.tables[game] = sig
+	h.tables[id] = sig
 	return true
 }
 
 // NoteTable is told of a change to a table another node runs, which may
 // show in the lobby's lists (see Config.Lobbied).
-func (h *Hub) NoteTable(game string, s live.Summary) { h.noteTable(game, s) }
+func (h *Hub) NoteTable(game string, s game.Summary) { h.noteTable(game, s) }
 
 // sendLobby renders the lobby's lists once, if they changed and anyone
 // follows them, and queues them for every lobby stream.

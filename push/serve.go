@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labstack/echo/v4"
+	"bullshit/game"
 
-	"bullshit/live"
+	"github.com/labstack/echo/v4"
 )
 
 // Serve streams a seat's frames in format until the client goes, the game
@@ -17,17 +17,17 @@ import (
 // not nil, reads it again once the stream exists, since a change published
 // between the first reading and the attaching reached no stream. A game that
 // is over gets its final frame alone. The seat's token in the request's
-// context (live.WithToken) is the stream's, told to Config.Watch.
-func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live.Frame, fresh func() (live.Frame, error)) error {
+// context (game.WithToken) is the stream's, told to Config.Watch.
+func (h *Hub) Serve(c echo.Context, id string, seat int, format string, f game.Frame, fresh func() (game.Frame, error)) error {
 	enc := h.cfg.Formats[format]
 	if enc == nil {
 		return errNoFormat
 	}
-	// A finished game's frame is rebuilt from the store, numbered apart
+	// A finished id's frame is rebuilt from the store, numbered apart
 	// from the live table's: it is never taken from a stream.
 	ev, ok := Event{}, false
 	if !f.Final {
-		ev, ok = h.encoded(game, seat, format, f.Revision)
+		ev, ok = h.encoded(id, seat, format, f.Revision)
 	}
 	if !ok {
 		var err error
@@ -41,8 +41,8 @@ func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live
 	if f.Final {
 		return serveOnce(c, ev)
 	}
-	token, _ := live.TokenFrom(c.Request().Context())
-	name, err := h.attach(game, seat, token, format, ev, f.Epoch, f.Revision, f.View == nil)
+	token, _ := game.TokenFrom(c.Request().Context())
+	name, err := h.attach(id, seat, token, format, ev, f.Epoch, f.Revision, f.View == nil)
 	if err == errGameClosed {
 		return serveOnce(c, ev)
 	}
@@ -51,7 +51,7 @@ func (h *Hub) Serve(c echo.Context, game string, seat int, format string, f live
 	}
 	if fresh != nil {
 		if nf, err := fresh(); err == nil {
-			h.Publish(game, nf)
+			h.Publish(id, nf)
 		}
 	}
 	return h.run(c, name)

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // watchLog records the Hub's Watch calls.
@@ -90,18 +90,18 @@ func TestHubRestampTakesALowerRevision(t *testing.T) {
 func TestHubTellsOfLobbyChanges(t *testing.T) {
 	var mu sync.Mutex
 	var told []string
-	h := New(withJSON(Config{Lobbied: func(game string, s live.Summary) {
+	h := New(withJSON(Config{Lobbied: func(game string, s game.Summary) {
 		mu.Lock()
 		defer mu.Unlock()
 		told = append(told, game+" "+string(s.Status))
 	}}))
-	open := live.Summary{ID: "g1", Status: live.StatusOpen, Seats: []live.SeatInfo{{Kind: live.SeatPerson, Name: "Ann"}}}
-	h.Publish("g1", live.Frame{Seat: engine.Spectator, Game: open, Revision: 1})
-	h.Publish("g1", live.Frame{Seat: engine.Spectator, Game: open, Revision: 2}) // nothing the lobby shows changed
-	h.Publish("g1", live.Frame{Seat: 0, Game: open, Revision: 2})                // a seat's frame: the spectator's speaks for the table
+	open := game.Summary{ID: "g1", Status: game.StatusOpen, Seats: []game.SeatInfo{{Kind: game.SeatPerson, Name: "Ann"}}}
+	h.Publish("g1", game.Frame{Seat: engine.Spectator, Game: open, Revision: 1})
+	h.Publish("g1", game.Frame{Seat: engine.Spectator, Game: open, Revision: 2}) // nothing the lobby shows changed
+	h.Publish("g1", game.Frame{Seat: 0, Game: open, Revision: 2})                // a seat's frame: the spectator's speaks for the table
 	started := open
-	started.Status = live.StatusLive
-	h.Publish("g1", live.Frame{Seat: engine.Spectator, Game: started, Revision: 3})
+	started.Status = game.StatusLive
+	h.Publish("g1", game.Frame{Seat: engine.Spectator, Game: started, Revision: 3})
 	h.NoteTable("g2", open) // a table run elsewhere: its owner tells
 	mu.Lock()
 	defer mu.Unlock()

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/api"
+	"bullshit/game"
 	"bullshit/live"
 	"bullshit/ops"
 	"bullshit/players"
@@ -103,7 +104,7 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	hub := push.New(push.Config{Logger: logger,
 		Formats: map[string]push.Encoder{
 			api.FormatJSON: api.JSONEncoder,
-			web.FormatHTML: push.EncoderFunc(func(f live.Frame, _ time.Time) (push.Event, bool, error) {
+			web.FormatHTML: push.EncoderFunc(func(f game.Frame, _ time.Time) (push.Event, bool, error) {
 				return frames.FrameEvent(f, clock.Now())
 			}),
 		},
@@ -129,13 +130,13 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	}
 	games := mesh.games(mgr)
 	pages = web.New(web.Config{Games: games, Logger: logger, Now: clock.Now, Frames: frames, Accounts: accounts,
-		Stream: func(c echo.Context, game string, seat int) error {
-			read := func() (live.Frame, error) { return games.Frame(c.Request().Context(), game, seat) }
+		Stream: func(c echo.Context, id string, seat int) error {
+			read := func() (game.Frame, error) { return games.Frame(c.Request().Context(), id, seat) }
 			f, err := read()
 			if err != nil {
 				return err
 			}
-			return hub.Serve(c, game, seat, web.FormatHTML, f, read)
+			return hub.Serve(c, id, seat, web.FormatHTML, f, read)
 		},
 		LobbyStream:    hub.ServeLobby,
 		TrustedOrigins: s.TrustedOrigins,

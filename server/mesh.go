@@ -8,13 +8,12 @@ import (
 	"sync/atomic"
 	"time"
 
-	"bullshit/api"
 	"bullshit/cluster"
+	"bullshit/game"
 	"bullshit/live"
 	"bullshit/ops"
 	"bullshit/push"
 	"bullshit/store"
-	"bullshit/web"
 )
 
 // Cluster makes the site one node of several on one PostgreSQL (see
@@ -34,13 +33,6 @@ type Cluster struct {
 // DefaultLease is a few seconds: a dead node's tables wait about that long
 // for a new owner, and a node must renew well inside it.
 const DefaultLease = 5 * time.Second
-
-// games is the table runtime as both the API and the pages call it: the
-// Manager on a single node, the mesh's Tables in a cluster.
-type games interface {
-	api.Games
-	web.Games
-}
 
 // Mesh is a node's part in a cluster: its NATS connection, the Tables that
 // send calls to the nodes running their tables, and the Frames that carry
@@ -179,11 +171,11 @@ func (m *Mesh) follow() func(game string, seat int, token string, epoch int64, w
 }
 
 // lobbied is the hub's Lobbied in a cluster; nil on a single node.
-func (m *Mesh) lobbied() func(game string, s live.Summary) {
+func (m *Mesh) lobbied() func(game string, s game.Summary) {
 	if m == nil {
 		return nil
 	}
-	return func(game string, s live.Summary) {
+	return func(game string, s game.Summary) {
 		if m.Frames != nil {
 			m.Frames.Lobbied(game, s)
 		}
@@ -192,7 +184,7 @@ func (m *Mesh) lobbied() func(game string, s live.Summary) {
 
 // publisher is what the tables publish to: the hub, and in a cluster the
 // other nodes too.
-func (m *Mesh) publisher(hub *push.Hub) live.Publisher {
+func (m *Mesh) publisher(hub *push.Hub) game.Publisher {
 	if m == nil {
 		return hub
 	}
@@ -201,7 +193,7 @@ func (m *Mesh) publisher(hub *push.Hub) live.Publisher {
 
 // games is what the API and the pages call: in a cluster, the Tables that
 // send each call to the node running its table.
-func (m *Mesh) games(mgr *live.Manager) games {
+func (m *Mesh) games(mgr *live.Manager) game.Service {
 	if m == nil {
 		return mgr
 	}

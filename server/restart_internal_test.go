@@ -7,7 +7,7 @@ import (
 
 	"bullshit/cluster"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -39,11 +39,11 @@ func TestNodeRestartsUnderItsOwnName(t *testing.T) {
 	}
 	var games []string
 	for range 20 {
-		j, err := site.Manager.Create(ctx, live.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
+		j, err := site.Manager.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann", FillBots: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := site.Manager.Start(live.WithToken(ctx, j.Token), j.Game.ID, j.Seat); err != nil {
+		if err := site.Manager.Start(game.WithToken(ctx, j.Token), j.Game.ID, j.Seat); err != nil {
 			t.Fatal(err)
 		}
 		games = append(games, j.Game.ID)
@@ -69,7 +69,7 @@ func TestNodeRestartsUnderItsOwnName(t *testing.T) {
 		deadline := time.Now().Add(20 * time.Second)
 		for {
 			g, err := again.Mesh.Tables.Get(ctx, id)
-			if err == nil && (g.Status == live.StatusLive || g.Status == live.StatusFinished) {
+			if err == nil && (g.Status == game.StatusLive || g.Status == game.StatusFinished) {
 				break
 			}
 			if time.Now().After(deadline) {

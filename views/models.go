@@ -162,7 +162,7 @@ type Card struct {
 
 // Table is one seat's whole table screen.
 type Table struct {
-	Status string // live.Status
+	Status string // game.Status
 	Bar    Bar
 	Seats  []SeatCell
 	// Horseshoe lays five seats or more round the pile on a phone.

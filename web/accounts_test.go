@@ -12,7 +12,7 @@ import (
 	"golang.org/x/net/html"
 
 	"bullshit/api/client"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/players"
 )
 
@@ -324,7 +324,7 @@ func TestSignedInSeatsTheAccount(t *testing.T) {
 	}
 	var got []string
 	for _, seat := range g.Seats[:4] {
-		if seat.Kind == live.SeatBot {
+		if seat.Kind == game.SeatBot {
 			got = append(got, "bot")
 			continue
 		}

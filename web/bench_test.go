@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 )
 
@@ -65,11 +65,11 @@ func BenchmarkRenderFrame(b *testing.B) {
 // regions whose models did not change; "afresh" renders each whole.
 func BenchmarkFrameEvents(b *testing.B) {
 	type at struct {
-		f   live.Frame
+		f   game.Frame
 		now time.Time
 	}
 	var frames []at
-	playedFrames(b, 4, 40, func(f live.Frame, now time.Time) {
+	playedFrames(b, 4, 40, func(f game.Frame, now time.Time) {
 		if f.Seat == 0 {
 			frames = append(frames, at{f, now})
 		}
@@ -77,10 +77,10 @@ func BenchmarkFrameEvents(b *testing.B) {
 	h := New(Config{})
 	for _, bb := range []struct {
 		name   string
-		render func(f live.Frame, now time.Time) error
+		render func(f game.Frame, now time.Time) error
 	}{
-		{"push", func(f live.Frame, now time.Time) error { _, _, err := h.FrameEvent(f, now); return err }},
-		{"afresh", func(f live.Frame, now time.Time) error { _, err := h.RenderFrame(f, now); return err }},
+		{"push", func(f game.Frame, now time.Time) error { _, _, err := h.FrameEvent(f, now); return err }},
+		{"afresh", func(f game.Frame, now time.Time) error { _, err := h.RenderFrame(f, now); return err }},
 	} {
 		b.Run(bb.name, func(b *testing.B) {
 			b.ReportAllocs()

@@ -20,7 +20,7 @@
 //     icon (assets.go, install.go), and the per-address limits (guard.go).
 //
 // Its handlers only translate: every rule is the engine's (a view carries all
-// a page draws) and the live tables', reached through Games; the accounts are
+// a page draws) and the live tables', reached through game.Service; the accounts are
 // players', reached through Accounts. The pages' words are built with
 // views/words.
 package web

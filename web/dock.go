@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 	"bullshit/views/words"
 )
@@ -16,7 +16,7 @@ import (
 // dockModel is the seat's dock: the status line, the two move slots (the
 // main one on the right) and the sneak switch, and the first-game tip the
 // move calls for ("claim", "give" or none).
-func dockModel(g live.Summary, v *engine.View, nm names) (views.Dock, string) {
+func dockModel(g game.Summary, v *engine.View, nm names) (views.Dock, string) {
 	me := v.Seat
 	d := views.Dock{Game: g.ID, No: v.Plays}
 	sortBtn := &views.Move{ID: "sort", Label: "Sort", Key: "O"}
@@ -167,7 +167,7 @@ func rangePlural(r engine.Range, one, many string) string {
 }
 
 // resultModel is the result sheet, each line with its secrets revealed.
-func resultModel(g live.Summary, v *engine.View, nm names) views.Result {
+func resultModel(g game.Summary, v *engine.View, nm names) views.Result {
 	r := views.Result{Game: g.ID, CanPlayAgain: v.Seat != engine.Spectator}
 	for _, row := range v.Result {
 		r.Rows = append(r.Rows, views.ResultRow{Place: row.Place.Place, Left: row.Left, Sneaked: row.Sneaked, Caught: row.Caught,

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 )
 
@@ -40,7 +40,7 @@ type lastTable struct {
 
 // reusable is, for each of models, the bytes the seat's last table rendered
 // from an equal model, or nil: what views.Cuts.Reuse takes.
-func (c *lastTables) reusable(f live.Frame, models []any) [][]byte {
+func (c *lastTables) reusable(f game.Frame, models []any) [][]byte {
 	c.mu.Lock()
 	last := c.seats[seatOf{f.Game.ID, f.Seat}]
 	c.mu.Unlock()
@@ -59,7 +59,7 @@ func (c *lastTables) reusable(f live.Frame, models []any) [][]byte {
 // keep notes the seat's table rendered at now, unless it is the game's
 // final frame or an older one than the seat's last (frames read as clients
 // connect may come late).
-func (c *lastTables) keep(f live.Frame, now time.Time, models []any, parts [][]byte) {
+func (c *lastTables) keep(f game.Frame, now time.Time, models []any, parts [][]byte) {
 	k := seatOf{f.Game.ID, f.Seat}
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 )
 
@@ -16,13 +16,13 @@ import (
 // go or calling one in four at random, and calls frame with every seat's
 // frame (and the spectator's) after each change, numbered as a table
 // numbers them, with the moment it is rendered.
-func playedFrames(t testing.TB, n int, seed uint64, frame func(f live.Frame, now time.Time)) {
+func playedFrames(t testing.TB, n int, seed uint64, frame func(f game.Frame, now time.Time)) {
 	t.Helper()
 	s, err := engine.New(engine.Standard(n), seed, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := game(n)
+	g := summaryOf(n)
 	r := rand.New(rand.NewPCG(seed, 1))
 	at := t0
 	revision := 0
@@ -31,7 +31,7 @@ func playedFrames(t testing.TB, n int, seed uint64, frame func(f live.Frame, now
 		for seat := -1; seat < n; seat++ {
 			v := s.View(seat)
 			// Rendered a little after the change, as a push is.
-			frame(live.Frame{Game: g, Seat: seat, View: &v, Revision: revision, Final: s.Over()},
+			frame(game.Frame{Game: g, Seat: seat, View: &v, Revision: revision, Final: s.Over()},
 				at.Add(time.Duration(r.IntN(3000))*time.Microsecond))
 		}
 	}
@@ -69,7 +69,7 @@ func TestFrameEventsReuseUnchangedRegions(t *testing.T) {
 	h := New(Config{})
 	var frames, regions, kept, hands, handsKept int
 	for i, n := range []int{4, 6} {
-		playedFrames(t, n, uint64(40+i), func(f live.Frame, now time.Time) {
+		playedFrames(t, n, uint64(40+i), func(f game.Frame, now time.Time) {
 			_, tb := screen(f, now)
 			models := tb.Regions()
 			keep := h.frames.tables.reusable(f, models)
@@ -111,8 +111,8 @@ func TestFrameEventsReuseUnchangedRegions(t *testing.T) {
 func TestLastTablesForget(t *testing.T) {
 	models := []any{views.Bar{Plays: 1}}
 	parts := [][]byte{[]byte("<header>")}
-	frame := func(seat, revision int, final bool) live.Frame {
-		return live.Frame{Game: live.Summary{ID: "g"}, Seat: seat, Revision: revision, Final: final}
+	frame := func(seat, revision int, final bool) game.Frame {
+		return game.Frame{Game: game.Summary{ID: "g"}, Seat: seat, Revision: revision, Final: final}
 	}
 	tests := []struct {
 		name  string
@@ -145,15 +145,15 @@ func TestFinalEventOnceOver(t *testing.T) {
 	h := New(Config{})
 	s, g := dealt(t, 4)
 	tests := []struct {
-		status live.Status
+		status game.Status
 		final  bool
 		want   string
 	}{
-		{live.StatusFinished, true, "final"},
-		{live.StatusEnded, true, "final"},
-		{live.StatusLive, true, "frame"},
-		{live.StatusBroken, true, "frame"},
-		{live.StatusLive, false, "frame"},
+		{game.StatusFinished, true, "final"},
+		{game.StatusEnded, true, "final"},
+		{game.StatusLive, true, "frame"},
+		{game.StatusBroken, true, "frame"},
+		{game.StatusLive, false, "frame"},
 	}
 	for _, tt := range tests {
 		f := frameOf(s, g, 0)

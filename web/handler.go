@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
-	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,36 +16,15 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
-	"bullshit/engine/review"
 	"bullshit/errcode"
+	"bullshit/game"
 	"bullshit/internal/httpx"
-	"bullshit/live"
 	"bullshit/views"
 )
 
-// Games is what the web pages call of the table runtime (*live.Manager):
-// the methods its handlers call and no more, so a test fakes only those.
-type Games interface {
-	Create(ctx context.Context, req live.CreateRequest) (live.Joined, error)
-	List(ctx context.Context, status live.Status, limit int) ([]live.Summary, error)
-	Join(ctx context.Context, id, name string, player int64) (live.Joined, error)
-	Authenticate(ctx context.Context, id, token string) (seat int, err error)
-	Start(ctx context.Context, id string, by int) error
-	View(ctx context.Context, id string, seat int) (engine.View, error)
-	Frame(ctx context.Context, id string, seat int) (live.Frame, error)
-	Act(ctx context.Context, id string, a engine.Action) (engine.View, error)
-	AddBot(ctx context.Context, id string, by int, level string) error
-	RemoveBot(ctx context.Context, id string, by, seat int) error
-	Rematch(ctx context.Context, id string, by int) (live.Joined, error)
-	Next(id string) string
-	// Search and Reviewed serve the finished games' list and reviews.
-	Search(ctx context.Context, q live.Query) ([]live.Summary, bool, error)
-	Reviewed(ctx context.Context, id string) (live.Record, *review.Review, error)
-}
-
 // Config configures a Handler.
 type Config struct {
-	Games  Games
+	Games  game.Service
 	Logger *slog.Logger
 	// Stream serves a seat's (or a spectator's) event stream of rendered
 	// frames; LobbyStream the lobby's. Either may be nil: the page then
@@ -74,7 +52,7 @@ type Config struct {
 
 // Handler serves the browser pages.
 type Handler struct {
-	games  Games
+	games  game.Service
 	log    *slog.Logger
 	assets *Assets
 	stream func(c echo.Context, game string, seat int) error
@@ -256,7 +234,7 @@ func describe(err error) (status int, title, msg string) {
 	var (
 		pe *pageError
 		ee *engine.Error
-		le *live.Error
+		le *game.Error
 		he *echo.HTTPError
 	)
 	code, msg, refused := errcode.Of(err)

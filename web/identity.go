@@ -10,8 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/internal/httpx"
-	"bullshit/live"
 )
 
 // The cookies the pages set.
@@ -66,17 +66,17 @@ func lastName(c echo.Context) string {
 
 // identify is the seat this browser holds at the game, or the spectator's,
 // and the request's context carrying the token for the table to check again.
-func (h *Handler) identify(c echo.Context, game string) (int, context.Context) {
+func (h *Handler) identify(c echo.Context, id string) (int, context.Context) {
 	ctx := c.Request().Context()
 	k, err := c.Cookie(seatCookie)
 	if err != nil || k.Value == "" {
 		return engine.Spectator, ctx
 	}
-	seat, err := h.games.Authenticate(ctx, game, k.Value)
+	seat, err := h.games.Authenticate(ctx, id, k.Value)
 	if err != nil {
 		return engine.Spectator, ctx
 	}
-	return seat, live.WithToken(ctx, k.Value)
+	return seat, game.WithToken(ctx, k.Value)
 }
 
 // seated is identify for a change only a seated player may make.

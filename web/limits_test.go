@@ -8,7 +8,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/server"
 )
 
@@ -23,13 +23,13 @@ func TestPagesShareTheAPIsLimits(t *testing.T) {
 		c.PerAddress, c.StreamsPerAddress = api.Rate{PerSecond: 1, Burst: burst}, streams
 		c.LimitsNow = func() time.Time { return s.clock.Now() }
 	}})
-	j, err := s.mgr.Create(context.Background(), live.CreateRequest{Options: engine.Options{Seats: 4}, HostName: "Ada",
-		Bots: []live.BotSpec{{Level: "easy", Style: "cautious"}, {Level: "easy", Style: "bold"}, {Level: "easy", Style: "caller"}}})
+	j, err := s.mgr.Create(context.Background(), game.CreateRequest{Options: engine.Options{Seats: 4}, HostName: "Ada",
+		Bots: []game.BotSpec{{Level: "easy", Style: "cautious"}, {Level: "easy", Style: "bold"}, {Level: "easy", Style: "caller"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := j.Game.ID
-	if err := s.mgr.Start(live.WithToken(context.Background(), j.Token), id, 0); err != nil {
+	if err := s.mgr.Start(game.WithToken(context.Background(), j.Token), id, 0); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

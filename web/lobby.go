@@ -15,8 +15,8 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/game"
 	"bullshit/internal/httpx"
-	"bullshit/live"
 	"bullshit/naming"
 	"bullshit/views"
 	"bullshit/views/words"
@@ -105,10 +105,10 @@ func moreSettings() []views.Setting {
 func (h *Handler) readLobbyLists(ctx context.Context) (views.LobbyLists, error) {
 	var l views.LobbyLists
 	for _, q := range []struct {
-		status live.Status
+		status game.Status
 		limit  int
 		into   *[]views.GameRow
-	}{{live.StatusOpen, openListed, &l.Open}, {live.StatusLive, liveListed, &l.Live}, {live.StatusFinished, finishedListed, &l.Finished}} {
+	}{{game.StatusOpen, openListed, &l.Open}, {game.StatusLive, liveListed, &l.Live}, {game.StatusFinished, finishedListed, &l.Finished}} {
 		games, err := h.games.List(ctx, q.status, q.limit)
 		if err != nil {
 			return l, err
@@ -122,18 +122,18 @@ func (h *Handler) readLobbyLists(ctx context.Context) (views.LobbyLists, error) 
 
 // gameRow is a game as the lobby lists it: who sits, and its settings,
 // progress or winner.
-func gameRow(g live.Summary) views.GameRow {
+func gameRow(g game.Summary) views.GameRow {
 	r := views.GameRow{ID: g.ID, URL: "/games/" + g.ID}
 	var people []string
 	bots, taken := 0, 0
 	for _, s := range g.Seats {
 		switch s.Kind {
-		case live.SeatPerson:
+		case game.SeatPerson:
 			people = append(people, s.Name)
-		case live.SeatBot:
+		case game.SeatBot:
 			bots++
 		}
-		if s.Kind != live.SeatEmpty {
+		if s.Kind != game.SeatEmpty {
 			taken++
 		}
 	}
@@ -153,10 +153,10 @@ func gameRow(g live.Summary) views.GameRow {
 		r.Players = "with " + words.And(who)
 	}
 	switch g.Status {
-	case live.StatusOpen:
+	case game.StatusOpen:
 		r.Seats = fmt.Sprintf("%d of %d seated", taken, len(g.Seats))
 		r.Detail = settingsLine(g.Options)
-	case live.StatusLive:
+	case game.StatusLive:
 		r.Seats = fmt.Sprintf("%d players", taken)
 		r.Detail = "play " + strconv.Itoa(g.Plays)
 	default:
@@ -200,7 +200,7 @@ func (h *Handler) RenderLobby(ctx context.Context) ([]byte, error) {
 func (h *Handler) create(c echo.Context) error {
 	req, err := createRequest(c)
 	if err == nil {
-		var j live.Joined
+		var j game.Joined
 		j, err = h.games.Create(c.Request().Context(), req)
 		if err == nil {
 			h.setSeat(c, j.Game.ID, j.Token)
@@ -220,10 +220,10 @@ func isRefusal(err error) bool {
 	var (
 		pe *pageError
 		ee *engine.Error
-		le *live.Error
+		le *game.Error
 		ne *naming.Error
 	)
-	return errors.As(err, &pe) || errors.As(err, &ee) || errors.As(err, &ne) || (errors.As(err, &le) && le.Code != live.CodeUnavailable)
+	return errors.As(err, &pe) || errors.As(err, &ee) || errors.As(err, &ne) || (errors.As(err, &le) && le.Code != game.CodeUnavailable)
 }
 
 func badForm(msg string) error {
@@ -232,7 +232,7 @@ func badForm(msg string) error {
 
 // createRequest reads the lobby's form. Its numbers are checked by the
 // engine and the runtime; here they are only read.
-func createRequest(c echo.Context) (live.CreateRequest, error) {
+func createRequest(c echo.Context) (game.CreateRequest, error) {
 	atoi := func(field string, def int) (int, error) {
 		v := strings.TrimSpace(c.FormValue(field))
 		if v == "" {
@@ -246,22 +246,22 @@ func createRequest(c echo.Context) (live.CreateRequest, error) {
 	}
 	sneak, err := atoi("sneak", engine.StandardSneak)
 	if err != nil {
-		return live.CreateRequest{}, err
+		return game.CreateRequest{}, err
 	}
 	window, err := atoi("window", int(engine.StandardWindow.Seconds()))
 	if err != nil {
-		return live.CreateRequest{}, err
+		return game.CreateRequest{}, err
 	}
 	bots, err := atoi("bots", defaultBots)
 	if err != nil {
-		return live.CreateRequest{}, err
+		return game.CreateRequest{}, err
 	}
 	if bots < 0 || bots > engine.MaxSeats-1 {
-		return live.CreateRequest{}, badForm(fmt.Sprintf("A table takes 0 to %d bots.", engine.MaxSeats-1))
+		return game.CreateRequest{}, badForm(fmt.Sprintf("A table takes 0 to %d bots.", engine.MaxSeats-1))
 	}
 	grace, err := atoi("grace", int(engine.StandardGrace.Milliseconds()))
 	if err != nil {
-		return live.CreateRequest{}, err
+		return game.CreateRequest{}, err
 	}
 	opts := engine.Standard(engine.MaxSeats)
 	opts.Sneak, opts.Window, opts.Grace = sneak, time.Duration(window)*time.Second, time.Duration(grace)*time.Millisecond
@@ -269,12 +269,12 @@ func createRequest(c echo.Context) (live.CreateRequest, error) {
 	if pace := engine.Pace(c.FormValue("pace")); pace != "" {
 		opts.Pace = pace
 	}
-	req := live.CreateRequest{Options: opts}
+	req := game.CreateRequest{Options: opts}
 	req.HostName, req.HostPlayer = accountName(c, c.FormValue("name"))
 	if v := strings.TrimSpace(c.FormValue("seed")); v != "" {
 		seed, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			return live.CreateRequest{}, badForm("A practice deal is a whole number, up to 18446744073709551615.")
+			return game.CreateRequest{}, badForm("A practice deal is a whole number, up to 18446744073709551615.")
 		}
 		req.Seed = &seed
 	}
@@ -289,7 +289,7 @@ func createRequest(c echo.Context) (live.CreateRequest, error) {
 		if level == "" {
 			level = string(bot.Medium)
 		}
-		req.Bots = append(req.Bots, live.BotSpec{Level: level, Style: string(styles[i%len(styles)])})
+		req.Bots = append(req.Bots, game.BotSpec{Level: level, Style: string(styles[i%len(styles)])})
 	}
 	return req, nil
 }

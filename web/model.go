@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 	"bullshit/views/words"
 )
@@ -16,7 +16,7 @@ import (
 // screen is what a seat sees of a game: the waiting room before the start,
 // else the table. It translates the frame into the views' models and decides
 // nothing the engine has not.
-func screen(f live.Frame, now time.Time) (*views.Waiting, *views.Table) {
+func screen(f game.Frame, now time.Time) (*views.Waiting, *views.Table) {
 	if f.View == nil {
 		w := waitingModel(f)
 		return &w, nil
@@ -27,21 +27,21 @@ func screen(f live.Frame, now time.Time) (*views.Waiting, *views.Table) {
 
 // waitingModel is the waiting room as seat f.Seat sees it: the host gets
 // the controls, a spectator of an open table the "Take a seat" form.
-func waitingModel(f live.Frame) views.Waiting {
+func waitingModel(f game.Frame) views.Waiting {
 	g := f.Game
 	isHost := f.Seat == g.Host && f.Seat != engine.Spectator
 	w := views.Waiting{
 		Game: g.ID, Code: g.ID, ShareURL: "/games/" + g.ID, Settings: settingsLine(g.Options),
-		IsHost: isHost, Spectator: f.Seat == engine.Spectator && g.Status == live.StatusOpen,
+		IsHost: isHost, Spectator: f.Seat == engine.Spectator && g.Status == game.StatusOpen,
 		Levels: levelChoices(),
 	}
 	seated, empty := 0, 0
 	nm := newNames(g.Seats, f.Seat)
 	for _, s := range g.Seats {
 		c := seatCell(s, nm, g.Host)
-		c.Removable = isHost && s.Kind == live.SeatBot
+		c.Removable = isHost && s.Kind == game.SeatBot
 		w.Seats = append(w.Seats, c)
-		if s.Kind == live.SeatEmpty {
+		if s.Kind == game.SeatEmpty {
 			empty++
 		} else {
 			seated++
@@ -54,7 +54,7 @@ func waitingModel(f live.Frame) views.Waiting {
 		w.StartLabel = fmt.Sprintf("Start (%d players at least)", engine.MinSeats)
 	}
 	switch {
-	case g.Status != live.StatusOpen:
+	case g.Status != game.StatusOpen:
 		w.Status = "This game was ended before it started."
 	case isHost && w.CanStart:
 		w.Status = fmt.Sprintf("%d seated. Invite friends or add bots, then start.", seated)
@@ -69,10 +69,10 @@ func waitingModel(f live.Frame) views.Waiting {
 }
 
 // seatCell is a seat as the waiting room and the strip show it.
-func seatCell(s live.SeatInfo, nm names, host int) views.SeatCell {
+func seatCell(s game.SeatInfo, nm names, host int) views.SeatCell {
 	c := views.SeatCell{Seat: s.Seat, Name: nm.of(s.Seat), Kind: string(s.Kind), You: s.Seat == nm.me, Host: s.Seat == host,
 		Away: s.Away, Covered: s.Covered}
-	if s.Bot != nil && s.Kind == live.SeatBot {
+	if s.Bot != nil && s.Kind == game.SeatBot {
 		// A bot is known by its style; its level is the line under it.
 		c.Style = s.Bot.Level
 	}
@@ -111,16 +111,16 @@ type names struct {
 // bot 2"); the seats a bot covers for a person are named last, so a seat
 // handed to a bot mid-game gets a name no other seat has and nobody else's
 // name changes.
-func newNames(seats []live.SeatInfo, me int) names {
+func newNames(seats []game.SeatInfo, me int) names {
 	n := names{shown: make([]string, len(seats)), me: me}
 	taken := map[string]bool{}
 	for _, covered := range []bool{false, true} {
 		for i, s := range seats {
-			if s.Covered != covered || s.Kind == live.SeatEmpty {
+			if s.Covered != covered || s.Kind == game.SeatEmpty {
 				continue
 			}
 			base := s.Name
-			if s.Kind == live.SeatBot && s.Bot != nil {
+			if s.Kind == game.SeatBot && s.Bot != nil {
 				base = words.Capital(s.Bot.Style) + " bot"
 			}
 			name := base
@@ -167,15 +167,15 @@ func (n names) possessive(seat int) string {
 // tableTitle is a table page's title, from the game's first frame of play
 // on: the page takes it from each push, so a tab started in the waiting
 // room says it is a game, and then that the game is over.
-func tableTitle(g live.Summary) string {
-	if g.Status == live.StatusFinished || g.Status == live.StatusEnded {
+func tableTitle(g game.Summary) string {
+	if g.Status == game.StatusFinished || g.Status == game.StatusEnded {
 		return "Table " + g.ID + " · game over · Bullshit"
 	}
 	return "Table " + g.ID + " · Bullshit"
 }
 
 // tableModel is the seat's whole table, region by region.
-func tableModel(f live.Frame, now time.Time) views.Table {
+func tableModel(f game.Frame, now time.Time) views.Table {
 	v := f.View
 	g := f.Game
 	me := f.Seat
@@ -200,7 +200,7 @@ func tableModel(f live.Frame, now time.Time) views.Table {
 
 // seatStrip is the seats from the player's left round to their right, the
 // player last; a spectator sees them from seat 0.
-func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
+func seatStrip(f game.Frame, nm names, now time.Time) []views.SeatCell {
 	v := f.View
 	n := len(v.Seats)
 	first := 0
@@ -215,7 +215,7 @@ func seatStrip(f live.Frame, nm names, now time.Time) []views.SeatCell {
 	for k := range n {
 		seat := (first + k) % n
 		sv := v.Seats[seat]
-		var info live.SeatInfo
+		var info game.SeatInfo
 		if seat < len(f.Game.Seats) {
 			info = f.Game.Seats[seat]
 		}

@@ -11,20 +11,20 @@ import (
 	"golang.org/x/net/html"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 	"bullshit/views/words"
 )
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// game is a summary of n seats: Ada hosting, people then bots.
-func game(n int) live.Summary {
-	g := live.Summary{ID: "abcd1234", Status: live.StatusLive, Options: engine.Standard(n)}
+// summaryOf is a summary of n seats: Ada hosting, people then bots.
+func summaryOf(n int) game.Summary {
+	g := game.Summary{ID: "abcd1234", Status: game.StatusLive, Options: engine.Standard(n)}
 	for i := range n {
-		s := live.SeatInfo{Seat: i, Kind: live.SeatPerson, Name: fmt.Sprintf("P%d", i)}
+		s := game.SeatInfo{Seat: i, Kind: game.SeatPerson, Name: fmt.Sprintf("P%d", i)}
 		if i >= 2 {
-			s.Kind, s.Name, s.Bot = live.SeatBot, "Bold bot (medium)", &live.BotSpec{Level: "medium", Style: "bold"}
+			s.Kind, s.Name, s.Bot = game.SeatBot, "Bold bot (medium)", &game.BotSpec{Level: "medium", Style: "bold"}
 		}
 		if i < 2 {
 			s.Name = []string{"Ada", "Ben"}[i]
@@ -35,18 +35,18 @@ func game(n int) live.Summary {
 }
 
 // dealt is a game of n seats just dealt, and its state.
-func dealt(t testing.TB, n int) (*engine.State, live.Summary) {
+func dealt(t testing.TB, n int) (*engine.State, game.Summary) {
 	t.Helper()
 	s, err := engine.New(engine.Standard(n), 7, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, game(n)
+	return s, summaryOf(n)
 }
 
-func frameOf(s *engine.State, g live.Summary, seat int) live.Frame {
+func frameOf(s *engine.State, g game.Summary, seat int) game.Frame {
 	v := s.View(seat)
-	return live.Frame{Game: g, Seat: seat, View: &v, Revision: v.Version}
+	return game.Frame{Game: g, Seat: seat, View: &v, Revision: v.Version}
 }
 
 // play has the seat whose turn it is claim its first card, truthfully or not.
@@ -293,7 +293,7 @@ func TestFrameEventParts(t *testing.T) {
 		t.Errorf("got id %q, want the revision %d and the render time %d", ev.ID, ev.Key, t0.UnixMilli())
 	}
 
-	waiting := live.Frame{Game: live.Summary{ID: "abcd1234", Status: live.StatusOpen}, Revision: 1}
+	waiting := game.Frame{Game: game.Summary{ID: "abcd1234", Status: game.StatusOpen}, Revision: 1}
 	if ev, _, err := h.FrameEvent(waiting, t0); err != nil || ev.Parts != nil || ev.Shape != "" {
 		t.Errorf("the waiting room: got %d parts, shape %q, err %v; want it whole", len(ev.Parts), ev.Shape, err)
 	}
@@ -304,13 +304,13 @@ func TestFrameEventParts(t *testing.T) {
 // another seat has are all told apart, and the seat handed over mid-game
 // takes the new name rather than renaming a seat that had one.
 func TestNamesAtATableAreUnique(t *testing.T) {
-	bot := func(seat int, style string) live.SeatInfo {
-		return live.SeatInfo{Seat: seat, Kind: live.SeatBot, Name: words.Capital(style) + " bot (medium)", Bot: &live.BotSpec{Level: "medium", Style: style}}
+	bot := func(seat int, style string) game.SeatInfo {
+		return game.SeatInfo{Seat: seat, Kind: game.SeatBot, Name: words.Capital(style) + " bot (medium)", Bot: &game.BotSpec{Level: "medium", Style: style}}
 	}
 	covered := bot(0, "caller")
 	covered.Name, covered.Covered = "Ada", true
-	seats := []live.SeatInfo{covered, bot(1, "caller"), bot(2, "bold"), bot(3, "caller"),
-		{Seat: 4, Kind: live.SeatPerson, Name: "bold BOT"}, {Seat: 5, Kind: live.SeatEmpty}}
+	seats := []game.SeatInfo{covered, bot(1, "caller"), bot(2, "bold"), bot(3, "caller"),
+		{Seat: 4, Kind: game.SeatPerson, Name: "bold BOT"}, {Seat: 5, Kind: game.SeatEmpty}}
 	nm := newNames(seats, 4)
 	want := []string{"Caller bot 3", "Caller bot", "Bold bot", "Caller bot 2", "bold BOT 2", "Someone"}
 	for seat, w := range want {
@@ -327,7 +327,7 @@ func TestNamesAtATableAreUnique(t *testing.T) {
 // the player, for a hidden tab to be told of: their turn and a hand-over
 // they owe, each with a key of its own; nothing while others move.
 func TestDockAlertsTheMoveThatWaits(t *testing.T) {
-	g := live.Summary{ID: "abcdefgh", Seats: []live.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Ben"}, {Seat: 2, Name: "Cy"}}}
+	g := game.Summary{ID: "abcdefgh", Seats: []game.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Ben"}, {Seat: 2, Name: "Cy"}}}
 	tests := []struct {
 		name string
 		v    engine.View
@@ -403,7 +403,7 @@ func TestWentSaysWhatChanged(t *testing.T) {
 }
 
 func TestDoesAgreesWithItsSubject(t *testing.T) {
-	nm := newNames([]live.SeatInfo{{Name: "Ada"}, {Name: "Ben"}}, 1)
+	nm := newNames([]game.SeatInfo{{Name: "Ada"}, {Name: "Ben"}}, 1)
 	for _, tc := range []struct {
 		seat int
 		want string

@@ -12,7 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 )
 
@@ -47,7 +47,7 @@ func redirect(c echo.Context, path string) error {
 }
 
 // frame is the seat's whole screen now.
-func (h *Handler) frame(ctx context.Context, id string, seat int) (live.Frame, error) {
+func (h *Handler) frame(ctx context.Context, id string, seat int) (game.Frame, error) {
 	return h.games.Frame(ctx, id, seat)
 }
 
@@ -136,7 +136,7 @@ var frames = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(12 << 10
 // RenderFrame is one seat's screen as hx-swap-oob fragments, the data of
 // one SSE "frame" event. now is the time of rendering: the reveal's beats
 // and the clock are drawn relative to it. It does no I/O.
-func (h *Handler) RenderFrame(f live.Frame, now time.Time) ([]byte, error) {
+func (h *Handler) RenderFrame(f game.Frame, now time.Time) ([]byte, error) {
 	w, t := screen(f, now)
 	return renderScreen(w, t, nil)
 }

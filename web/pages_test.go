@@ -11,7 +11,7 @@ import (
 	"golang.org/x/net/html"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/server"
 	"bullshit/web"
 )
@@ -51,7 +51,7 @@ func TestCreateSeatsTheHost(t *testing.T) {
 	}
 	bots := 0
 	for _, st := range g.Seats {
-		if st.Kind == live.SeatBot {
+		if st.Kind == game.SeatBot {
 			bots++
 			if st.Bot.Level != "hard" {
 				t.Errorf("bot level: got %s, want hard", st.Bot.Level)
@@ -258,7 +258,7 @@ func TestJoinByCodeTwiceKeepsOneSeat(t *testing.T) {
 	}
 	people := 0
 	for _, st := range g.Seats {
-		if st.Kind == live.SeatPerson {
+		if st.Kind == game.SeatPerson {
 			people++
 		}
 	}

@@ -3,7 +3,7 @@ package web
 import (
 	"time"
 
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/push"
 )
 
@@ -22,6 +22,6 @@ func NewFrames() *Frames { return &Frames{} }
 
 // FrameEvent is the frame renderer's event for f (see Frames.FrameEvent),
 // for the pages' own tests and the load test.
-func (h *Handler) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
+func (h *Handler) FrameEvent(f game.Frame, now time.Time) (push.Event, bool, error) {
 	return h.frames.FrameEvent(f, now)
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine/review"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 )
 
@@ -40,7 +40,7 @@ func (h *Handler) gamesPage(c echo.Context) error {
 		}
 		page = n
 	}
-	games, more, err := h.games.Search(c.Request().Context(), live.Query{Status: live.StatusFinished, Player: player,
+	games, more, err := h.games.Search(c.Request().Context(), game.Query{Status: game.StatusFinished, Player: player,
 		Offset: (page - 1) * gamesPerPage, Limit: gamesPerPage})
 	if err != nil {
 		return err
@@ -136,7 +136,7 @@ func stepParam(c echo.Context, last int) (int, error) {
 // over never changes, and reading one back costs tens of milliseconds for
 // a long game at a full table, too much for every step.
 type reviewed struct {
-	rec live.Record
+	rec game.Record
 	rv  *review.Review
 }
 

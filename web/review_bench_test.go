@@ -10,16 +10,16 @@ import (
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
 	"bullshit/engine/review"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 )
 
 // longGame is the longest of a few ten-seat games of hard bots, played to
 // the end, reviewed, with the record the page reads its names from.
-func longGame(b *testing.B) (live.Record, *review.Review) {
+func longGame(b *testing.B) (game.Record, *review.Review) {
 	b.Helper()
 	var (
-		rec  live.Record
+		rec  game.Record
 		best *review.Review
 	)
 	for seed := range uint64(6) {
@@ -46,9 +46,9 @@ func longGame(b *testing.B) (live.Record, *review.Review) {
 		}
 		if best == nil || len(rv.Plays) > len(best.Plays) {
 			best = rv
-			rec = live.Record{Game: live.Summary{ID: "g", Status: live.StatusFinished, Options: opts, Result: s.Result()}}
+			rec = game.Record{Game: game.Summary{ID: "g", Status: game.StatusFinished, Options: opts, Result: s.Result()}}
 			for i := range 10 {
-				rec.Game.Seats = append(rec.Game.Seats, live.SeatInfo{Seat: i, Kind: live.SeatBot, Name: "Bot " + strconv.Itoa(i+1)})
+				rec.Game.Seats = append(rec.Game.Seats, game.SeatInfo{Seat: i, Kind: game.SeatBot, Name: "Bot " + strconv.Itoa(i+1)})
 			}
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/net/html"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // finishedGames opens a table for each host with three bots, starts them
@@ -70,7 +70,7 @@ func playOut(t *testing.T, s *site, id string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g.Status == live.StatusFinished {
+		if g.Status == game.StatusFinished {
 			break
 		}
 		time.Sleep(time.Millisecond)

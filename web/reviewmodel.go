@@ -6,19 +6,19 @@ import (
 	"strconv"
 
 	"bullshit/engine/review"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/views"
 	"bullshit/views/words"
 )
 
 // reviewModel is the review page at a step: the step, the result and the
 // seats' numbers.
-func reviewModel(id string, rec live.Record, rv *review.Review, step int) views.ReviewPage {
+func reviewModel(id string, rec game.Record, rv *review.Review, step int) views.ReviewPage {
 	nm := reviewNames(rec.Game.Seats, len(rv.Dealt))
 	p := views.ReviewPage{Game: id, Settings: settingsLine(rec.Game.Options), Record: "/api/v1/games/" + id + "/record",
 		Step: stepModel(id, rec, rv, step)}
 	p.Headline = headline(rec.Game, nm, len(rv.Plays))
-	ratings := make(map[int]live.RatingChange)
+	ratings := make(map[int]game.RatingChange)
 	for _, r := range rec.Ratings {
 		ratings[r.Seat] = r
 	}
@@ -42,8 +42,8 @@ func reviewModel(id string, rec live.Record, rv *review.Review, step int) views.
 }
 
 // headline sums a finished game up: who won, or that the host ended it.
-func headline(g live.Summary, nm []string, plays int) string {
-	if g.Status == live.StatusEnded {
+func headline(g game.Summary, nm []string, plays int) string {
+	if g.Status == game.StatusEnded {
 		return "Ended by the host after " + words.Count(plays, "play")
 	}
 	for _, r := range g.Result {
@@ -56,7 +56,7 @@ func headline(g live.Summary, nm []string, plays int) string {
 
 // reviewNames are the seats' names, by seat number; two seats of one name
 // (two bots of a kind) are told apart by their seat.
-func reviewNames(seats []live.SeatInfo, n int) []string {
+func reviewNames(seats []game.SeatInfo, n int) []string {
 	nm := make([]string, n)
 	for i := range nm {
 		nm[i] = "Seat " + strconv.Itoa(i+1)
@@ -78,7 +78,7 @@ func reviewNames(seats []live.SeatInfo, n int) []string {
 }
 
 // stepModel is one step: the deal at 0, else the play of that number.
-func stepModel(id string, rec live.Record, rv *review.Review, step int) views.ReviewStep {
+func stepModel(id string, rec game.Record, rv *review.Review, step int) views.ReviewStep {
 	nm := reviewNames(rec.Game.Seats, len(rv.Dealt))
 	s := views.ReviewStep{Game: id, No: step, Last: len(rv.Plays)}
 	if step == 0 {

@@ -9,7 +9,7 @@ import (
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/engine/review"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 func parseCards(t *testing.T, codes ...string) []engine.Card {
@@ -110,7 +110,7 @@ func TestPlayModel(t *testing.T) {
 // TestReviewNames: seats are named as they sat; two of one name are told
 // apart by their seats.
 func TestReviewNames(t *testing.T) {
-	got := reviewNames([]live.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Bold bot (hard)"}, {Seat: 2, Name: "Bold bot (hard)"}}, 4)
+	got := reviewNames([]game.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Bold bot (hard)"}, {Seat: 2, Name: "Bold bot (hard)"}}, 4)
 	want := []string{"Ada", "Bold bot (hard) · seat 2", "Bold bot (hard) · seat 3", "Seat 4"}
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("got %q, want %q", got, want)
@@ -120,10 +120,10 @@ func TestReviewNames(t *testing.T) {
 // TestReviewModelRatings: a rated seat's change is on the result, an
 // account's unrated seat says so, and a guest's has nothing.
 func TestReviewModelRatings(t *testing.T) {
-	rec := live.Record{Game: live.Summary{ID: "g", Status: live.StatusFinished, Options: engine.Standard(3),
-		Seats:  []live.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Ben"}, {Seat: 2, Name: "Cy"}},
+	rec := game.Record{Game: game.Summary{ID: "g", Status: game.StatusFinished, Options: engine.Standard(3),
+		Seats:  []game.SeatInfo{{Seat: 0, Name: "Ada"}, {Seat: 1, Name: "Ben"}, {Seat: 2, Name: "Cy"}},
 		Result: []engine.Place{{Seat: 1, Place: 1}, {Seat: 0, Place: 2, Left: 3}, {Seat: 2, Place: 3, Left: 5}}},
-		Ratings: []live.RatingChange{{Seat: 0, Rated: true, Before: 1500, After: 1497.6}, {Seat: 1, Before: 1600, After: 1600}}}
+		Ratings: []game.RatingChange{{Seat: 0, Rated: true, Before: 1500, After: 1497.6}, {Seat: 1, Before: 1600, After: 1600}}}
 	rv := &review.Review{Dealt: make([][]engine.Card, 3), Seats: []review.SeatStats{{Seat: 0}, {Seat: 1}, {Seat: 2}}}
 	for _, p := range rec.Game.Result {
 		rv.Final.Result = append(rv.Final.Result, engine.ResultRow{Place: p})
@@ -150,7 +150,7 @@ func TestReviewDealIsSortedAsHeld(t *testing.T) {
 	for seat := range rv.Dealt {
 		rv.Dealt[seat] = s.View(seat).Hand
 	}
-	step := stepModel("g", live.Record{Game: live.Summary{ID: "g", Options: engine.Standard(4)}}, rv, 0)
+	step := stepModel("g", game.Record{Game: game.Summary{ID: "g", Options: engine.Standard(4)}}, rv, 0)
 	for seat, h := range step.Deal {
 		for i, c := range h.Cards {
 			card, err := engine.ParseCard(c.Code)

@@ -10,7 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine/glicko"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/players"
 	"bullshit/views"
 	"bullshit/views/words"
@@ -179,7 +179,7 @@ func chartModel(name string, hist []players.Point) views.Chart {
 }
 
 // ratingLines are the result sheet's rating changes: every rated seat's.
-func ratingLines(f live.Frame, nm names) []views.RatingLine {
+func ratingLines(f game.Frame, nm names) []views.RatingLine {
 	var out []views.RatingLine
 	for _, r := range f.Ratings {
 		if !r.Rated {

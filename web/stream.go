@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/push"
 	"bullshit/views"
 )
@@ -30,7 +30,7 @@ const finalMark = ".final"
 // A game's last frame, once it is over, is the "final" event, its id ending
 // in finalMark.
 // A region whose model is as at the seat's last frame is not rendered again.
-func (fr *Frames) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, error) {
+func (fr *Frames) FrameEvent(f game.Frame, now time.Time) (push.Event, bool, error) {
 	w, t := screen(f, now)
 	var cuts views.Cuts
 	var models []any
@@ -61,8 +61,8 @@ func (fr *Frames) FrameEvent(f live.Frame, now time.Time) (push.Event, bool, err
 // final frame of a game finished or ended. A table that stops with the
 // server sends final frames too, but its game goes on after the restart,
 // and so must its pages' streams.
-func over(f live.Frame) bool {
-	return f.Final && (f.Game.Status == live.StatusFinished || f.Game.Status == live.StatusEnded)
+func over(f game.Frame) bool {
+	return f.Final && (f.Game.Status == game.StatusFinished || f.Game.Status == game.StatusEnded)
 }
 
 // hasFinal reports whether the browser's stream reconnects after the game's

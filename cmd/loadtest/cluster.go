@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/live"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -206,9 +207,9 @@ func (nd *node) starter(seats int, window time.Duration) func(context.Context) e
 	opts := engine.Standard(seats)
 	opts.Window = window
 	return func(ctx context.Context) error {
-		req := live.CreateRequest{Options: opts, HostName: "Load"}
+		req := game.CreateRequest{Options: opts, HostName: "Load"}
 		for range seats - 1 {
-			req.Bots = append(req.Bots, live.BotSpec{Level: "medium", Style: "cautious"})
+			req.Bots = append(req.Bots, game.BotSpec{Level: "medium", Style: "cautious"})
 		}
 		j, err := nd.m.Create(ctx, req)
 		if err != nil {

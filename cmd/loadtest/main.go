@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/live"
 	"bullshit/server"
 )
@@ -119,7 +120,7 @@ type counter struct {
 	onClose atomic.Pointer[func(game string)]
 }
 
-func (c *counter) Publish(string, live.Frame) { c.views.Add(1) }
+func (c *counter) Publish(string, game.Frame) { c.views.Add(1) }
 
 func (c *counter) Close(game string) {
 	if fn := c.onClose.Load(); fn != nil {
@@ -158,11 +159,11 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var publisher live.Publisher = pub
+	var publisher game.Publisher = pub
 	var m *live.Manager
 	var follow *streams
 	if format != "" {
-		if follow, err = newStreams(mctx, format, listen, pub, logger, func(ctx context.Context, game string, seat int) (live.Frame, error) {
+		if follow, err = newStreams(mctx, format, listen, pub, logger, func(ctx context.Context, game string, seat int) (game.Frame, error) {
 			return m.Frame(ctx, game, seat)
 		}); err != nil {
 			return err
@@ -191,9 +192,9 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	opts := engine.Standard(seats)
 	opts.Window = window
 	start := func(ctx context.Context) error {
-		req := live.CreateRequest{Options: opts, HostName: "Load"}
+		req := game.CreateRequest{Options: opts, HostName: "Load"}
 		for range seats - 1 {
-			req.Bots = append(req.Bots, live.BotSpec{Level: "medium", Style: "cautious"})
+			req.Bots = append(req.Bots, game.BotSpec{Level: "medium", Style: "cautious"})
 		}
 		j, err := m.Create(ctx, req)
 		if err != nil {
@@ -292,7 +293,7 @@ loop:
 		return err
 	}
 	reopened := time.Since(reopening)
-	rebuilt, err := m2.List(ctx, live.StatusLive, 0)
+	rebuilt, err := m2.List(ctx, game.StatusLive, 0)
 	if err != nil {
 		return err
 	}

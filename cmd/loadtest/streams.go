@@ -15,7 +15,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 	"bullshit/push"
 	"bullshit/web"
 )
@@ -27,7 +27,7 @@ import (
 // each seat's frame was published and hands the frame to the hub, whose
 // encoder stamps that moment on the event's id.
 type streams struct {
-	next   live.Publisher // told of every frame and closing too (the counter)
+	next   game.Publisher // told of every frame and closing too (the counter)
 	hub    *push.Hub
 	format string
 	to     follower
@@ -57,8 +57,8 @@ type stamp struct {
 // newStreams builds the push hub for format and serves its streams until ctx
 // ends: on listen for a reader in another process, or, if listen is "", on a
 // loopback port of its own for readers in this one.
-func newStreams(ctx context.Context, format, listen string, next live.Publisher, logger *slog.Logger,
-	frame func(ctx context.Context, game string, seat int) (live.Frame, error)) (*streams, error) {
+func newStreams(ctx context.Context, format, listen string, next game.Publisher, logger *slog.Logger,
+	frame func(ctx context.Context, id string, seat int) (game.Frame, error)) (*streams, error) {
 	var enc push.Encoder
 	switch format {
 	case api.FormatJSON:
@@ -76,18 +76,18 @@ func newStreams(ctx context.Context, format, listen string, next live.Publisher,
 
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
-	e.GET("/streams/:game/:seat", func(c echo.Context) error {
-		game := c.Param("game")
+	e.GET("/streams/:id/:seat", func(c echo.Context) error {
+		id := c.Param("id")
 		seat, err := strconv.Atoi(c.Param("seat"))
 		if err != nil {
 			return echo.ErrNotFound
 		}
-		read := func() (live.Frame, error) { return frame(c.Request().Context(), game, seat) }
+		read := func() (game.Frame, error) { return frame(c.Request().Context(), id, seat) }
 		f, err := read()
 		if err != nil {
 			return err
 		}
-		return s.hub.Serve(c, game, seat, format, f, read)
+		return s.hub.Serve(c, id, seat, format, f, read)
 	})
 	addr := listen
 	if listen == "" {
@@ -115,7 +115,7 @@ func newStreams(ctx context.Context, format, listen string, next live.Publisher,
 // the end of the event's id, when the frame is its seat's newest published
 // one (not one read as a client connects).
 func (s *streams) stamped(enc push.Encoder) push.Encoder {
-	return push.EncoderFunc(func(f live.Frame, now time.Time) (push.Event, bool, error) {
+	return push.EncoderFunc(func(f game.Frame, now time.Time) (push.Event, bool, error) {
 		ev, ok, err := enc.Encode(f, now)
 		if !ok || err != nil {
 			return ev, ok, err
@@ -131,7 +131,7 @@ func (s *streams) stamped(enc push.Encoder) push.Encoder {
 }
 
 // Publish notes when each seat's frame was published, then publishes it.
-func (s *streams) Publish(game string, f live.Frame) {
+func (s *streams) Publish(game string, f game.Frame) {
 	if f.Seat != engine.Spectator {
 		s.mu.Lock()
 		s.published[seatKey{game, f.Seat}] = stamp{f.Revision, time.Now()}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/live"
 )
 
@@ -154,7 +155,7 @@ func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, leas
 		}
 		// A game over at the stop but not yet finished in the store (its
 		// end was the only write left) has no move to make.
-		if _, _, status, err := peers[0].st.Owner(ctx, id); err == nil && (status == string(live.StatusFinished) || status == string(live.StatusEnded)) {
+		if _, _, status, err := peers[0].st.Owner(ctx, id); err == nil && (status == string(game.StatusFinished) || status == string(game.StatusEnded)) {
 			r.over++
 		} else {
 			r.noMove++

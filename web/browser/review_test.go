@@ -13,7 +13,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/game"
 )
 
 // botGame plays a game of four bots to its end on the site's clock, sped
@@ -21,9 +21,9 @@ import (
 func botGame(t *testing.T, s *site) string {
 	t.Helper()
 	ctx := context.Background()
-	req := live.CreateRequest{HostName: "Ada", Options: engine.Standard(engine.MaxSeats)}
+	req := game.CreateRequest{HostName: "Ada", Options: engine.Standard(engine.MaxSeats)}
 	for _, style := range []string{"bold", "caller", "cautious"} {
-		req.Bots = append(req.Bots, live.BotSpec{Level: "hard", Style: style})
+		req.Bots = append(req.Bots, game.BotSpec{Level: "hard", Style: style})
 	}
 	j, err := s.mgr.Create(ctx, req)
 	if err != nil {
@@ -38,7 +38,7 @@ func botGame(t *testing.T, s *site) string {
 	}
 	s.setSpeed(200)
 	defer s.setSpeed(fastSpeed)
-	for deadline := time.Now().Add(2 * time.Minute); s.summary(id).Status != live.StatusFinished; {
+	for deadline := time.Now().Add(2 * time.Minute); s.summary(id).Status != game.StatusFinished; {
 		if time.Now().After(deadline) {
 			t.Fatalf("game %s still %s", id, s.summary(id).Status)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/engine"
+	"bullshit/game"
 	"bullshit/live"
 	"bullshit/players"
 	"bullshit/server"
@@ -165,7 +166,7 @@ func (s *site) view(id string, seat int) engine.View {
 }
 
 // summary is the game as the lobby sees it.
-func (s *site) summary(id string) live.Summary {
+func (s *site) summary(id string) game.Summary {
 	s.t.Helper()
 	g, err := s.mgr.Get(context.Background(), id)
 	if err != nil {

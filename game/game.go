@@ -1,12 +1,10 @@
-// Package live runs the tables being played: one goroutine owns each table's
-// engine state, wakes at the engine's deadline or a bot's think time, stores
-// every action before acknowledging it, and pushes each seat's new view to a
-// Publisher. It rebuilds unfinished games from the store on start. As one
-// node of a cluster on PostgreSQL (Config.Cluster) it runs only the tables
-// it holds: it keeps a lease, claims the games of nodes whose lease ran out,
-// and fences every write on the epoch it claimed them at (lease.go,
-// claims.go).
-package live
+// Package game is what everyone outside the tables' runtime says of a game:
+// its statuses and seats, a new table's settings, the summary the lobby and
+// the API list, one seat's frame, the finished game's record, the refusals
+// a request can meet, and the token a request carries to its table. The
+// runtime (package live) and the cluster speak it; the API, the pages and
+// the event streams read it and import nothing of the runtime.
+package game
 
 import (
 	"encoding/json"
