@@ -1,6 +1,8 @@
 package live
 
 import (
+	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -136,4 +138,32 @@ func TestManagerFrame(t *testing.T) {
 	if err != nil || !final.Final || final.View == nil || final.View.Phase != engine.PhaseOver || final.Game.Status != game.StatusEnded {
 		t.Fatalf("ended game: got %+v, %v, want the final, ended frame", final, err)
 	}
+}
+
+// TestACallGivenUpLeavesTheTableItsOwn: a caller whose context ends while
+// its call waits for the table either gets its answer whole or the
+// context's error, and the table never writes into a caller gone (the race
+// detector reads the frame's fields as the table would write them).
+func TestACallGivenUpLeavesTheTableItsOwn(t *testing.T) {
+	f := newFixture(t)
+	id, _ := f.create(3, 2)
+	if err := f.m.Start(f.ctx, id, 0); err != nil {
+		t.Fatal(err)
+	}
+	answered, gaveUp := 0, 0
+	for range 300 {
+		ctx, cancel := context.WithCancel(f.ctx)
+		go cancel()
+		fr, err := f.m.Frame(ctx, id, engine.Spectator)
+		switch {
+		case err == nil && fr.Game.ID == id && fr.View != nil:
+			answered++
+		case errors.Is(err, context.Canceled):
+			gaveUp++
+		default:
+			t.Fatalf("a frame asked as its caller gives up: got %+v, %v, want the frame or context.Canceled", fr, err)
+		}
+		cancel()
+	}
+	t.Logf("%d answered, %d given up", answered, gaveUp)
 }

@@ -283,7 +283,7 @@ func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (r
 		if t == nil {
 			return false, nil
 		}
-		r := request{at: m.clock.Now(), fn: fn, reply: make(chan error, 1)}
+		r := request{at: m.clock.Now(), fn: fn, reply: make(chan error, 1), taken: new(atomic.Bool)}
 		select {
 		case t.inbox <- r:
 		case <-t.done:
@@ -295,6 +295,15 @@ func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (r
 		case err := <-r.reply:
 			return true, err
 		case <-ctx.Done():
+			if r.taken.CompareAndSwap(false, true) {
+				return true, ctx.Err()
+			}
+		}
+		// fn has begun: its end is near, and it writes what the caller reads.
+		select {
+		case err := <-r.reply:
+			return true, err
+		case <-t.done:
 			return true, ctx.Err()
 		}
 	}

@@ -34,6 +34,10 @@ type request struct {
 	at    time.Time
 	fn    func(t *table) error
 	reply chan error
+	// taken is set once, by the table as it begins fn or by the caller as
+	// it gives up waiting: a caller gone never has its fn run, and one
+	// whose fn has begun waits for it, as fn writes the caller's variables.
+	taken *atomic.Bool
 	// mayBeStored: a write fn made for the request is stored, or may be,
 	// so a table that stops after it must not answer that nothing was
 	// (see handOver).
@@ -230,6 +234,13 @@ func (t *table) serve(r request) {
 		// An open table that closed as the request waited.
 		t.settle()
 		r.reply <- errOverGame
+		t.serving = outer
+		return
+	}
+	if !r.taken.CompareAndSwap(false, true) {
+		// Its caller has gone.
+		t.settle()
+		r.reply <- context.Canceled
 		t.serving = outer
 		return
 	}
