@@ -212,14 +212,15 @@ func (s *Server) act(kind engine.ActionKind) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		if a.Seat, err = seatOf(c); err != nil {
-			return err
-		}
-		v, err := s.games.Act(c.Request().Context(), httpx.GameID(c), a)
+		token, err := tokenOf(c)
 		if err != nil {
 			return err
 		}
-		return c.JSON(http.StatusOK, v)
+		f, err := s.games.Move(c.Request().Context(), httpx.GameID(c), token, a)
+		if err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, f.View)
 	}
 }
 

@@ -73,14 +73,39 @@ var errNoToken = &game.Error{Code: game.CodeUnauthorized, Message: "This needs y
 // seated requires a token for the game and sets the seat it acts for.
 func (s *Server) seated(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		token, err := bearer(c, false)
+		token, err := requiredBearer(c)
 		if err != nil {
 			return err
 		}
-		if token == "" {
-			return errNoToken
-		}
 		return s.authenticate(c, token, next)
+	}
+}
+
+// requiredBearer is the request's bearer token, refused when there is none.
+func requiredBearer(c echo.Context) (string, error) {
+	token, err := bearer(c, false)
+	if err == nil && token == "" {
+		err = errNoToken
+	}
+	return token, err
+}
+
+// tokenKey is the context key a move's handler reads the token by.
+const tokenKey = "token"
+
+// tokened requires a token and hands it on unchecked, for a call the table
+// authenticates as it serves it (a move), so it is one call to the table.
+func (s *Server) tokened(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		token, err := requiredBearer(c)
+		if err != nil {
+			return err
+		}
+		if ok, wait := s.byTok.Allow(token); !ok {
+			return tooFast(wait)
+		}
+		c.Set(tokenKey, token)
+		return next(c)
 	}
 }
 
@@ -145,6 +170,16 @@ func seatOf(c echo.Context) (int, error) {
 		return 0, fmt.Errorf("route %s has no seat: it lacks the seated or maybeSeated middleware", c.Path())
 	}
 	return seat, nil
+}
+
+// tokenOf is the token a move is made with, as tokened set it; a route
+// registered without it has none, and fails closed as seatOf does.
+func tokenOf(c echo.Context) (string, error) {
+	token, ok := c.Get(tokenKey).(string)
+	if !ok {
+		return "", fmt.Errorf("route %s has no seat token: it lacks the tokened middleware", c.Path())
+	}
+	return token, nil
 }
 
 // readBody reads at most MaxBody bytes of the request body.

@@ -59,9 +59,9 @@ func (g *seatRecorder) Log(_ context.Context, _ string, seat int) ([]engine.Even
 	g.record("log", seat)
 	return nil, nil
 }
-func (g *seatRecorder) Act(_ context.Context, _ string, a engine.Action) (engine.View, error) {
-	g.record("act", a.Seat)
-	return engine.View{Seat: a.Seat}, nil
+func (g *seatRecorder) Move(_ context.Context, _, _ string, a engine.Action) (game.Frame, error) {
+	g.record("move", a.Seat)
+	return game.Frame{Seat: a.Seat}, nil
 }
 
 // TestRouteWithoutSeatFailsClosed mounts every handler that acts for a seat

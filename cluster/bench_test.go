@@ -20,13 +20,13 @@ func BenchmarkMove(b *testing.B) {
 		b.Run(through.name, func(b *testing.B) {
 			p := newPair(b, 0)
 			var took []time.Duration
-			var id string
+			var g benchGame
 			for b.Loop() {
 				b.StopTimer()
-				seat, a := nextMove(b, p.tables[0], &id)
+				seat, a := g.next(b, p.tables[0])
 				b.StartTimer()
 				start := time.Now()
-				if _, err := p.tables[through.node].Act(context.Background(), id, a); err != nil {
+				if _, err := p.tables[through.node].Move(context.Background(), g.id, g.tokens[seat], a); err != nil {
 					b.Fatalf("%s by seat %d: %v", a.Kind, seat, err)
 				}
 				took = append(took, time.Since(start))
@@ -57,11 +57,13 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		}
 	}
-	var id, followed string
+	var g benchGame
+	var followed string
 	var took [2][]time.Duration
 	for b.Loop() {
 		b.StopTimer()
-		_, a := nextMove(b, p.tables[0], &id)
+		seat, a := g.next(b, p.tables[0])
+		id := g.id
 		if id != followed {
 			p.frames[1].Follow(id, engine.Spectator, "", 0, true)
 			followed = id
@@ -76,7 +78,7 @@ func BenchmarkFrame(b *testing.B) {
 		}
 		b.StartTimer()
 		start := time.Now()
-		if _, err := p.tables[0].Act(context.Background(), id, a); err != nil {
+		if _, err := p.tables[0].Move(context.Background(), id, g.tokens[seat], a); err != nil {
 			b.Fatal(err)
 		}
 		var seen [2]bool
@@ -99,28 +101,45 @@ func BenchmarkFrame(b *testing.B) {
 	}
 }
 
-// nextMove is a move someone may make at game *id, opening a new game
-// when there is none or it is over.
-func nextMove(b *testing.B, tables *Tables, id *string) (int, engine.Action) {
+// benchGame is the game a benchmark moves in, and its seats' tokens.
+type benchGame struct {
+	id     string
+	tokens map[int]string
+}
+
+// next is the next move in g: the first seat that may play plays its first
+// card, or else the first that may let the last play go does. A game over
+// is followed by a new one.
+func (g *benchGame) next(b *testing.B, tables *Tables) (int, engine.Action) {
 	ctx := context.Background()
 	for {
-		if *id == "" {
+		if g.id == "" {
 			host, err := tables.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
 			if err != nil {
 				b.Fatal(err)
 			}
+			joined := []string{host.Token}
 			for _, name := range []string{"Bob", "Cy"} {
-				if _, err := tables.Join(ctx, host.Game.ID, name, 0); err != nil {
+				j, err := tables.Join(ctx, host.Game.ID, name, 0)
+				if err != nil {
 					b.Fatal(err)
 				}
+				joined = append(joined, j.Token)
 			}
 			if err := tables.Start(ctx, host.Game.ID, 0); err != nil {
 				b.Fatal(err)
 			}
-			*id = host.Game.ID
+			g.id, g.tokens = host.Game.ID, make(map[int]string)
+			for _, token := range joined {
+				seat, err := tables.Authenticate(ctx, g.id, token) // the start numbers the seats afresh
+				if err != nil {
+					b.Fatal(err)
+				}
+				g.tokens[seat] = token
+			}
 		}
 		for seat := range 3 {
-			v, err := tables.View(ctx, *id, seat)
+			v, err := tables.View(ctx, g.id, seat)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -129,11 +148,11 @@ func nextMove(b *testing.B, tables *Tables, id *string) (int, engine.Action) {
 			}
 			switch {
 			case slices.Contains(v.Can, engine.ActPlay) && len(v.Hand) > 0:
-				return seat, engine.Action{Kind: engine.ActPlay, Seat: seat, No: v.Plays, Cards: v.Hand[:1]}
+				return seat, engine.Action{Kind: engine.ActPlay, No: v.Plays, Cards: v.Hand[:1]}
 			case slices.Contains(v.Can, engine.ActPass):
-				return seat, engine.Action{Kind: engine.ActPass, Seat: seat, No: v.Plays}
+				return seat, engine.Action{Kind: engine.ActPass, No: v.Plays}
 			}
 		}
-		*id = ""
+		g.id = ""
 	}
 }

@@ -166,6 +166,10 @@ func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error
 	}
 }
 
+// noCall starts the failure answered for a call of a name this node does
+// not serve.
+const noCall = "no call named "
+
 // isMoved reports whether err is a refusal as moved.
 func isMoved(err error) bool {
 	code, _, ok := errcode.Of(err)
@@ -200,6 +204,9 @@ func decode[R any](res response) (R, error) {
 	var r R
 	switch {
 	case res.Refusal != nil:
+		if len(res.Result) > 0 {
+			_ = json.Unmarshal(res.Result, &r) // the refusal is the answer
+		}
 		return r, res.Refusal.err()
 	case res.Failure != "":
 		return r, &errFailed{msg: res.Failure}
@@ -239,7 +246,7 @@ func (t *Tables) serve(msg *nats.Msg) {
 	case !t.runs(req.Game):
 		res.Refusal = refusalOf(errMoved)
 	case handlers[req.Op] == nil:
-		res.Failure = "no call named " + req.Op
+		res.Failure = noCall + req.Op
 	default:
 		res = t.answer(req)
 	}
@@ -263,7 +270,10 @@ func (t *Tables) answer(req request) response {
 	out, err := handlers[req.Op](ctx, t.m, req.Game, req.Args)
 	if err != nil {
 		if r := refusalOf(err); r != nil {
-			return response{Refusal: r}
+			// What came with the refusal crosses too (a refused move's
+			// frame as it stands).
+			b, _ := json.Marshal(out)
+			return response{Refusal: r, Result: b}
 		}
 		t.log.Error("a call from another node failed", "game", req.Game, "op", req.Op, "err", err)
 		return response{Failure: "see the log of the node running the game"}

@@ -293,7 +293,7 @@ func play(t *testing.T, tables *Tables, id string, people seats) {
 		default:
 			continue
 		}
-		if _, err := tables.Act(ctx, id, a); err != nil {
+		if _, err := tables.Move(ctx, id, people[seat], a); err != nil {
 			t.Fatalf("%s by seat %d: %v", a.Kind, seat, err)
 		}
 		return

@@ -3,6 +3,8 @@ package cluster
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -76,7 +78,7 @@ func TestCallTheOwnerTookButNeverAnsweredIsUnknown(t *testing.T) {
 		want errcode.Code
 	}{
 		{"a move", func() error {
-			_, err := tables.Act(t.Context(), "abcdefgh", engine.Action{Kind: engine.ActPass, Seat: 1})
+			_, err := tables.Move(t.Context(), "abcdefgh", "a-token", engine.Action{Kind: engine.ActPass})
 			return err
 		}, errcode.Unknown},
 		{"a start", func() error { return tables.Start(t.Context(), "abcdefgh", 0) }, errcode.Unknown},
@@ -89,5 +91,60 @@ func TestCallTheOwnerTookButNeverAnsweredIsUnknown(t *testing.T) {
 		if code, _, _ := errcode.Of(tt.call()); code != tt.want {
 			t.Errorf("%s the owner took and never answered: got code %q, want %q", tt.name, code, tt.want)
 		}
+	}
+}
+
+// TestMoveToAnOlderOwner: an owner that has no "move" call (a version
+// before it, in a rolling deploy) is asked the seat, the move and the frame
+// as that version was, with the token on each.
+func TestMoveToAnOlderOwner(t *testing.T) {
+	nodes := startMesh(t, 2)
+	stillLive := func(context.Context, string) (string, game.Status, error) { return "n0", game.StatusLive, nil }
+	var (
+		mu    sync.Mutex
+		asked []string
+	)
+	sub, err := nodes[0].Conn.Subscribe(gameSubject("abcdefgh"), func(m *nats.Msg) {
+		var req request
+		_ = json.Unmarshal(m.Data, &req)
+		token := ""
+		if req.Token != nil {
+			token = *req.Token
+		}
+		mu.Lock()
+		asked = append(asked, req.Op+" "+token)
+		mu.Unlock()
+		var res response
+		switch req.Op {
+		case "authenticate":
+			res.Result, _ = json.Marshal(2)
+		case "act":
+			var a engine.Action
+			_ = json.Unmarshal(req.Args, &a)
+			res.Result, _ = json.Marshal(engine.View{Seat: a.Seat, Plays: a.No + 1})
+		case "frame":
+			res.Result, _ = json.Marshal(game.Frame{Game: game.Summary{ID: "abcdefgh"}, Seat: 2, Revision: 8})
+		default:
+			res.Failure = noCall + req.Op
+		}
+		b, _ := json.Marshal(res)
+		_ = m.Respond(b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	if err := nodes[0].Conn.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	tables := NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive})
+	f, err := tables.Move(t.Context(), "abcdefgh", "bea", engine.Action{Kind: engine.ActPass, No: 7})
+	if err != nil || f.Seat != 2 || f.Revision != 8 {
+		t.Errorf("a move at an older owner: got %+v, %v, want seat 2's frame at revision 8", f, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"move bea", "authenticate bea", "act bea", "frame bea"}; !slices.Equal(asked, want) {
+		t.Errorf("the calls asked: got %q, want %q", asked, want)
 	}
 }

@@ -170,8 +170,20 @@ var (
 	opView = newOp("view", theSeat, func(ctx context.Context, m Local, id string, seat int) (engine.View, error) {
 		return m.View(ctx, id, seat)
 	})
-	opAct = newWrite("act", actionSeat, func(ctx context.Context, m Local, id string, a engine.Action) (engine.View, error) {
-		return m.Act(ctx, id, a)
+	// opAct is the move as a node before Move makes it (the seat named,
+	// the view returned): kept while such a node may own a table in a
+	// rolling deploy.
+	opAct = newWrite("act", func(a engine.Action) int { return a.Seat }, func(ctx context.Context, m Local, id string, a engine.Action) (engine.View, error) {
+		f, err := m.Move(ctx, id, tokenOf(ctx), a)
+		if f.View == nil {
+			return engine.View{}, err
+		}
+		return *f.View, err
+	})
+	// opMove's token is the call's own (WithToken): the owner finds the
+	// seat from it, and serves no move without one.
+	opMove = newWrite("move", anySeat, func(ctx context.Context, m Local, id string, a engine.Action) (game.Frame, error) {
+		return m.Move(ctx, id, tokenOf(ctx), a)
 	})
 	opLog = newOp("log", theSeat, func(ctx context.Context, m Local, id string, seat int) ([]engine.Event, error) {
 		return m.Log(ctx, id, seat)
@@ -203,7 +215,14 @@ type botArgs struct {
 
 func (a botArgs) by() int { return a.By }
 
-func actionSeat(a engine.Action) int { return a.Seat }
+// tokenOf is the seat token the call carries.
+func tokenOf(ctx context.Context) string {
+	token, _ := game.TokenFrom(ctx)
+	return token
+}
+
+// anySeat is newOp's seatOf for a call whose seat is its token's.
+func anySeat(engine.Action) int { return 0 }
 
 // Get is game id's summary.
 func (t *Tables) Get(ctx context.Context, id string) (game.Summary, error) {
@@ -261,9 +280,25 @@ func (t *Tables) View(ctx context.Context, id string, seat int) (engine.View, er
 	return opView.call(ctx, t, id, seat)
 }
 
-// Act makes a seat's move.
-func (t *Tables) Act(ctx context.Context, id string, a engine.Action) (engine.View, error) {
-	return opAct.call(ctx, t, id, a)
+// Move makes a move for the seat whose token this is, at the node running
+// the table, and returns the seat's frame after it: one call.
+func (t *Tables) Move(ctx context.Context, id, token string, a engine.Action) (game.Frame, error) {
+	if token != "" {
+		ctx = game.WithToken(ctx, token)
+	}
+	f, err := opMove.call(ctx, t, id, a)
+	if !unknownCall(err, opMove.name) {
+		return f, err
+	}
+	// The owner runs a version before Move: the seat, the move, the frame.
+	if a.Seat, err = opAuth.call(ctx, t, id, token); err != nil {
+		return game.Frame{}, err
+	}
+	_, err = opAct.call(ctx, t, id, a)
+	if f, ferr := opFrame.call(ctx, t, id, a.Seat); ferr == nil {
+		return f, err
+	}
+	return game.Frame{}, err
 }
 
 // Log is game id's log as seat sees it.

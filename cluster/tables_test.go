@@ -163,36 +163,33 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 	v, _ := owner.View(ctx, id, engine.Spectator)
 	turn := v.Turn
 	hand, _ := owner.View(ctx, id, turn)
-	play := engine.Action{Kind: engine.ActPlay, Seat: turn, No: hand.Plays, Cards: hand.Hand[:1]}
-	after, err := other.Act(as(turn), id, play)
+	play := engine.Action{Kind: engine.ActPlay, No: hand.Plays, Cards: hand.Hand[:1]}
+	after, err := other.Move(ctx, id, people[turn], play)
 	if err != nil {
 		t.Fatalf("a play through the other node: %v", err)
 	}
-	want, _ := owner.View(ctx, id, turn)
-	same(t, "the view after a play", want, after)
-	_, errOther = other.Act(as(turn), id, play)
-	_, errOwner = owner.Act(ctx, id, play)
+	want, _ := owner.Frame(as(turn), id, turn)
+	same(t, "the frame after a play", want, after)
+	refused, errOther := other.Move(ctx, id, people[turn], play)
+	_, errOwner = owner.Move(ctx, id, people[turn], play)
 	sameErr(t, "a play made twice", errOwner, errOther)
-	out := engine.Action{Kind: engine.ActPlay, Seat: (turn + 2) % 3, No: after.Plays, Cards: hand.Hand[1:2]}
-	_, errOther = other.Act(as(out.Seat), id, out)
-	_, errOwner = owner.Act(ctx, id, out)
+	same(t, "the frame with a refused play", want, refused)
+	late := (turn + 2) % 3
+	out := engine.Action{Kind: engine.ActPlay, No: after.View.Plays, Cards: hand.Hand[1:2]}
+	_, errOther = other.Move(ctx, id, people[late], out)
+	_, errOwner = owner.Move(ctx, id, people[late], out)
 	sameErr(t, "a play out of turn", errOwner, errOther)
 
-	// The token crosses with the call, and the table checks it again: a
-	// token of another seat's is refused on both nodes alike.
-	bobSeat, err := owner.Authenticate(ctx, id, bob.Token) // the start numbered the seats afresh
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The token crosses with the move, and the table finds its seat: a
+	// token of no seat is refused on both nodes alike.
 	passer := 0
-	for passer == turn || passer == bobSeat {
+	for passer == turn {
 		passer++
 	}
-	// The seat may let the play go, but not with Bob's token.
-	wrong := engine.Action{Kind: engine.ActPass, Seat: passer, No: after.Plays}
-	_, errOther = other.Act(game.WithToken(ctx, bob.Token), id, wrong)
-	_, errOwner = owner.Act(game.WithToken(ctx, bob.Token), id, wrong)
-	sameErr(t, "a move with another seat's token", errOwner, errOther)
+	wrong := engine.Action{Kind: engine.ActPass, No: after.View.Plays}
+	_, errOther = other.Move(ctx, id, "not-a-seat-token", wrong)
+	_, errOwner = owner.Move(ctx, id, "not-a-seat-token", wrong)
+	sameErr(t, "a move with no seat's token", errOwner, errOther)
 
 	// Whoever reached NATS without a seat's token is refused every call
 	// about a seat, as the routes refuse it; the spectator's needs none.
@@ -203,7 +200,7 @@ func TestCallsThroughTheOtherNode(t *testing.T) {
 		{"a view", func() error { _, err := other.View(ctx, id, turn); return err }},
 		{"a frame", func() error { _, err := other.Frame(ctx, id, turn); return err }},
 		{"a log", func() error { _, err := other.Log(ctx, id, turn); return err }},
-		{"a move", func() error { _, err := other.Act(ctx, id, wrong); return err }},
+		{"a move", func() error { _, err := other.Move(ctx, id, "", wrong); return err }},
 		{"the end", func() error { return other.End(ctx, id, 0) }},
 		{"a hand-over", func() error { return other.HandToBot(ctx, id, 0, passer) }},
 		{"leaving", func() error { return other.Leave(ctx, id, passer) }},

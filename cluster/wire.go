@@ -112,3 +112,10 @@ func (r *refusal) err() error {
 type errFailed struct{ msg string }
 
 func (e *errFailed) Error() string { return "the node running the game failed: " + e.msg }
+
+// unknownCall reports whether err is the owner's answer that it has no
+// call by that name: it runs an older version.
+func unknownCall(err error, name string) bool {
+	f, ok := errors.AsType[*errFailed](err)
+	return ok && f.msg == noCall+name
+}

@@ -35,11 +35,14 @@ type Service interface {
 	RemoveBot(ctx context.Context, id string, by, seat int) error
 	Seats(ctx context.Context, id string) ([]SeatInfo, error)
 
-	// Play: a seat's view and log, its whole frame, and a move.
+	// Play: a seat's view and log, its whole frame, and a move. Move
+	// makes the move for the seat token holds (the action's seat is the
+	// table's to find) and returns that seat's frame after it; a refused
+	// move comes with the frame as it stands where one can be read.
 	View(ctx context.Context, id string, seat int) (engine.View, error)
 	Log(ctx context.Context, id string, seat int) ([]engine.Event, error)
 	Frame(ctx context.Context, id string, seat int) (Frame, error)
-	Act(ctx context.Context, id string, a engine.Action) (engine.View, error)
+	Move(ctx context.Context, id, token string, a engine.Action) (Frame, error)
 
 	// A game once over: its record, and its review.
 	Record(ctx context.Context, id string) (Record, error)

@@ -18,6 +18,9 @@ func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.V
 		return err
 	}))
 	if running {
+		if gaveUp(ctx, err) {
+			return engine.View{}, err
+		}
 		return v, err
 	}
 	if _, _, err := m.st.Game(ctx, id); err != nil {
@@ -27,6 +30,51 @@ func (m *Manager) Act(ctx context.Context, id string, a engine.Action) (engine.V
 		return engine.View{}, err
 	}
 	return engine.View{}, errOver
+}
+
+// Move makes a move for the seat whose token this is (a.Seat is ignored)
+// and returns that seat's frame after it: what a front end shows once a
+// person moves, in one request to the table. A refused move comes back
+// with the frame as it stands where there is one, for the page to show the
+// refusal over it.
+func (m *Manager) Move(ctx context.Context, id, token string, a engine.Action) (game.Frame, error) {
+	if token == "" {
+		return game.Frame{}, errNoToken
+	}
+	var f game.Frame
+	seat := -1
+	running, err := m.doThen(ctx, id, func(t *table) error {
+		s, ok := matchToken(t.tokenHashes(), token)
+		if !ok {
+			return errNoToken
+		}
+		seat, a.Seat = s, s
+		_, err := t.act(a)
+		return err
+	}, func(t *table) {
+		// After the table settled, so the frame has the move's revision.
+		if seat >= 0 {
+			f = t.frame(t.snap.Load().summary, seat)
+		}
+	})
+	if running {
+		if gaveUp(ctx, err) || f.Game.ID == "" {
+			return game.Frame{}, err
+		}
+		return f, err
+	}
+	// Not running here: the game is over, or at another node; Act says
+	// which, and the frame is the store's.
+	if seat, err = m.Authenticate(ctx, id, token); err != nil {
+		return game.Frame{}, err
+	}
+	a.Seat = seat
+	ctx = game.WithToken(ctx, token)
+	_, err = m.Act(ctx, id, a)
+	if f, ferr := m.Frame(ctx, id, seat); ferr == nil {
+		return f, err
+	}
+	return game.Frame{}, err
 }
 
 // Join seats a person in the first empty seat of an open game. player is
@@ -48,6 +96,9 @@ func (m *Manager) Join(ctx context.Context, id, name string, player int64) (game
 		return err
 	})
 	if running {
+		if gaveUp(ctx, err) {
+			return game.Joined{}, err
+		}
 		return j, err
 	}
 	return game.Joined{}, m.notRunning(ctx, id)

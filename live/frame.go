@@ -19,6 +19,9 @@ func (m *Manager) Frame(ctx context.Context, id string, seat int) (game.Frame, e
 		return nil
 	}))
 	if running {
+		if gaveUp(ctx, err) {
+			return game.Frame{}, err
+		}
 		return f, err
 	}
 	if err := m.elsewhere(ctx, id); err != nil {

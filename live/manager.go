@@ -275,6 +275,12 @@ func (m *Manager) remove(t *table) {
 // false when no table by that id is running, and fn was not run: the game is
 // over or does not exist.
 func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (running bool, err error) {
+	return m.doThen(ctx, id, fn, nil)
+}
+
+// doThen is do, with then run at the table once fn has run and the table
+// has settled (published what changed), before the reply.
+func (m *Manager) doThen(ctx context.Context, id string, fn func(t *table) error, then func(t *table)) (running bool, err error) {
 	for {
 		t, err := m.table(id)
 		if err != nil {
@@ -283,7 +289,7 @@ func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (r
 		if t == nil {
 			return false, nil
 		}
-		r := request{at: m.clock.Now(), fn: fn, reply: make(chan error, 1), taken: new(atomic.Bool)}
+		r := request{at: m.clock.Now(), fn: fn, reply: make(chan error, 1), taken: new(atomic.Bool), then: then}
 		select {
 		case t.inbox <- r:
 		case <-t.done:
@@ -295,18 +301,17 @@ func (m *Manager) do(ctx context.Context, id string, fn func(t *table) error) (r
 		case err := <-r.reply:
 			return true, err
 		case <-ctx.Done():
-			if r.taken.CompareAndSwap(false, true) {
-				return true, ctx.Err()
-			}
-		}
-		// fn has begun: its end is near, and it writes what the caller reads.
-		select {
-		case err := <-r.reply:
-			return true, err
-		case <-t.done:
+			// fn never runs, or else it may still be running: see gaveUp.
+			r.taken.CompareAndSwap(false, true)
 			return true, ctx.Err()
 		}
 	}
+}
+
+// gaveUp reports whether do returned err as its caller's context ended,
+// when fn may yet be running: the caller must read nothing fn writes.
+func gaveUp(ctx context.Context, err error) bool {
+	return err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())
 }
 
 // Create opens a new table; the host takes seat 0.

@@ -74,6 +74,9 @@ func (m *Manager) View(ctx context.Context, id string, seat int) (engine.View, e
 		return nil
 	}))
 	if running {
+		if gaveUp(ctx, err) {
+			return engine.View{}, err
+		}
 		return v, err
 	}
 	if err := m.elsewhere(ctx, id); err != nil {
@@ -98,6 +101,9 @@ func (m *Manager) Log(ctx context.Context, id string, seat int) ([]engine.Event,
 		return nil
 	}))
 	if running {
+		if gaveUp(ctx, err) {
+			return nil, err
+		}
 		return events, err
 	}
 	if err := m.elsewhere(ctx, id); err != nil {

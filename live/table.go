@@ -35,9 +35,12 @@ type request struct {
 	fn    func(t *table) error
 	reply chan error
 	// taken is set once, by the table as it begins fn or by the caller as
-	// it gives up waiting: a caller gone never has its fn run, and one
-	// whose fn has begun waits for it, as fn writes the caller's variables.
+	// it gives up waiting: a request given up before it began never runs
+	// (a move its caller was told failed is not made after). Nil for a
+	// request nobody gives up on.
 	taken *atomic.Bool
+	// then, if set, runs after fn once the table has settled.
+	then func(t *table)
 	// mayBeStored: a write fn made for the request is stored, or may be,
 	// so a table that stops after it must not answer that nothing was
 	// (see handOver).
@@ -237,7 +240,7 @@ func (t *table) serve(r request) {
 		t.serving = outer
 		return
 	}
-	if !r.taken.CompareAndSwap(false, true) {
+	if r.taken != nil && !r.taken.CompareAndSwap(false, true) {
 		// Its caller has gone.
 		t.settle()
 		r.reply <- context.Canceled
@@ -252,6 +255,9 @@ func (t *table) serve(r request) {
 	// before the reply, so the caller reads its own change.
 	t.catchUp(t.now)
 	t.settle()
+	if r.then != nil {
+		r.then(t)
+	}
 	r.reply <- err
 	t.serving = outer
 }

@@ -68,25 +68,35 @@ func lastName(c echo.Context) string {
 // and the request's context carrying the token for the table to check again.
 func (h *Handler) identify(c echo.Context, id string) (int, context.Context) {
 	ctx := c.Request().Context()
-	k, err := c.Cookie(seatCookie)
-	if err != nil || k.Value == "" {
+	token := h.token(c)
+	if token == "" {
 		return engine.Spectator, ctx
 	}
-	seat, err := h.games.Authenticate(ctx, id, k.Value)
+	seat, err := h.games.Authenticate(ctx, id, token)
 	if err != nil {
 		return engine.Spectator, ctx
 	}
-	return seat, game.WithToken(ctx, k.Value)
+	return seat, game.WithToken(ctx, token)
+}
+
+// token is the seat token this browser holds for the game, "" for none.
+func (h *Handler) token(c echo.Context) string {
+	if k, err := c.Cookie(seatCookie); err == nil {
+		return k.Value
+	}
+	return ""
 }
 
 // seated is identify for a change only a seated player may make.
 func (h *Handler) seated(c echo.Context, game string) (int, context.Context, error) {
 	seat, ctx := h.identify(c, game)
 	if seat == engine.Spectator {
-		return 0, ctx, &pageError{status: http.StatusUnauthorized, title: "Not seated",
-			message: "You don't have a seat at this table: take one from the game's page."}
+		return 0, ctx, errNotSeated
 	}
 	return seat, ctx, nil
 }
+
+var errNotSeated = &pageError{status: http.StatusUnauthorized, title: "Not seated",
+	message: "You don't have a seat at this table: take one from the game's page."}
 
 func gameID(c echo.Context) string { return strings.ToLower(strings.TrimSpace(c.Param("id"))) }

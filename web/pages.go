@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/views"
 )
@@ -104,6 +105,11 @@ func (h *Handler) answerFrame(c echo.Context, ctx context.Context, id string, se
 	if err != nil {
 		return err
 	}
+	return h.render(c, ctx, f, code, status)
+}
+
+// render answers with frame f's screen, status (if any) in its status line.
+func (h *Handler) render(c echo.Context, ctx context.Context, f game.Frame, code int, status string) error {
 	w, t := screen(f, h.now())
 	if status != "" {
 		if t != nil {
@@ -239,30 +245,34 @@ func (h *Handler) again(c echo.Context) error {
 func (h *Handler) move(kind engine.ActionKind) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := gameID(c)
-		seat, ctx, err := h.seated(c, id)
+		token := h.token(c)
+		if token == "" {
+			return errNotSeated
+		}
+		a, err := action(c, kind)
 		if err != nil {
 			return err
 		}
-		a, err := action(c, kind, seat)
-		if err != nil {
+		ctx := game.WithToken(c.Request().Context(), token)
+		f, err := h.games.Move(ctx, id, token, a)
+		switch {
+		case err == nil:
+			return h.render(c, ctx, f, http.StatusOK, "")
+		case f.Game.ID == "" && isUnauthorized(err):
+			return errNotSeated
+		case f.Game.ID == "" || !isRefusal(err):
 			return err
 		}
-		if _, err := h.games.Act(ctx, id, a); err != nil {
-			if !isRefusal(err) {
-				return err
-			}
-			// A refusal is the player's to read in the status line, not a
-			// failure of the page: to htmx it answers 200 (a browser logs
-			// every 4xx as an error), the refusal's status in a header;
-			// anything else gets the refusal's own status.
-			code, _, msg := describe(err)
-			if c.Request().Header.Get("HX-Request") == "true" {
-				c.Response().Header().Set(refusedHeader, strconv.Itoa(code))
-				code = http.StatusOK
-			}
-			return h.answerFrame(c, ctx, id, seat, code, msg)
+		// A refusal is the player's to read in the status line, not a
+		// failure of the page: to htmx it answers 200 (a browser logs every
+		// 4xx as an error), the refusal's status in a header; anything else
+		// gets the refusal's own status.
+		code, _, msg := describe(err)
+		if c.Request().Header.Get("HX-Request") == "true" {
+			c.Response().Header().Set(refusedHeader, strconv.Itoa(code))
+			code = http.StatusOK
 		}
-		return h.answerFrame(c, ctx, id, seat, http.StatusOK, "")
+		return h.render(c, ctx, f, code, msg)
 	}
 }
 
@@ -271,12 +281,12 @@ func (h *Handler) move(kind engine.ActionKind) echo.HandlerFunc {
 const refusedHeader = "X-Refused"
 
 // action reads a move's form fields.
-func action(c echo.Context, kind engine.ActionKind, seat int) (engine.Action, error) {
+func action(c echo.Context, kind engine.ActionKind) (engine.Action, error) {
 	no, err := strconv.Atoi(c.FormValue("no"))
 	if err != nil || no < 0 {
 		return engine.Action{}, badForm("The move didn't say which play it answers: reload the page.")
 	}
-	a := engine.Action{Kind: kind, Seat: seat, No: no}
+	a := engine.Action{Kind: kind, No: no}
 	if kind != engine.ActPlay && kind != engine.ActGive {
 		return a, nil
 	}
@@ -303,4 +313,10 @@ func action(c echo.Context, kind engine.ActionKind, seat int) (engine.Action, er
 		}
 	}
 	return a, nil
+}
+
+// isUnauthorized reports whether err refuses the call's token.
+func isUnauthorized(err error) bool {
+	code, _, ok := errcode.Of(err)
+	return ok && code == errcode.Unauthorized
 }

@@ -108,8 +108,12 @@ func TestBrowserWholeHandAboveTheDock(t *testing.T) {
 		}
 	}
 	if len(under) > 0 {
-		t.Errorf("a hand of %d at 320x640 with the tip open, scrolled %.0f: %d cards not wholly above the dock (its top at %.0f): %s",
-			len(f.Cards), f.Scroll, len(under), f.DockTop, strings.Join(under, ", "))
+		// What took the height, for the one who reads the failure.
+		parts := eval[string](b, `['.bar', '.seats', '#middle', '#claim-line', '#sizes', '#doubt', '.teach', '#status', '#hand']
+			.map(q => { const el = document.querySelector(q); if (!el) return q + ' none';
+				const r = el.getBoundingClientRect(); return q + ' ' + Math.round(r.top) + '+' + Math.round(r.height) + ' "' + el.innerText.replace(/\s+/g, ' ').slice(0, 60) + '"'; }).join('; ')`)
+		t.Errorf("a hand of %d at 320x640 with the tip open, scrolled %.0f: %d cards not wholly above the dock (its top at %.0f): %s\nthe page: %s",
+			len(f.Cards), f.Scroll, len(under), f.DockTop, strings.Join(under, ", "), parts)
 	}
 	// What a thumb can hit of each card: up to the next card of its row.
 	var narrow []string
