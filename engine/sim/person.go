@@ -46,6 +46,21 @@ type Policy struct {
 	// those plays (zero: every one).
 	SneakFrom int
 	SneakRate float64
+	// Counts calls on what the public counts alone say (see CountRule).
+	Counts CountRule
+	// RecordSneak calls when the hard bot's reading of a hidden sneak,
+	// which weighs the claimant's record as a hard bot does, is at least
+	// this (zero: never on it).
+	RecordSneak float64
+	// PadUpTo pads (and bluffs two cards) only onto a pile that looks at
+	// most this big, PadFrom only onto one that looks at least this big
+	// (zero: any pile).
+	PadUpTo, PadFrom int
+	// CarefulRate makes a careful sneak only some of the plays the counts
+	// hide it on (zero: every one), and SneakUpTo only onto a pile that
+	// looks at most this big (zero: any).
+	CarefulRate float64
+	SneakUpTo   int
 }
 
 // Strategies are the people panel's strategies, in the order the report
@@ -68,6 +83,35 @@ var Strategies = []Policy{
 		Calls: 0.15, Pad: 0.10, SneakFrom: 2, SneakRate: 0.10},
 	{Name: "sharp", About: "calls on the hint and when the hard bot's reading of its view says a call pays; pads onto an empty pile; " +
 		"sneaks carefully", Read: true, Hint: true, PadEmpty: true, Careful: true},
+	{Name: "counts hide", About: "truthful; calls on the hint and every play whose public counts could hide a one-card sneak",
+		Hint: true, Counts: CountRule{Share: 0.01}},
+	{Name: "counts hide 2", About: "the same, only where the counts could hide two cards", Hint: true, Counts: CountRule{Share: 0.01, Cards: 2}},
+	{Name: "counts mostly hide", About: "the same, only where most of the sizes the counts allow would hide one card",
+		Hint: true, Counts: CountRule{Share: 0.5}},
+	{Name: "hand hides", About: "the same, reading the hand's count alone", Hint: true, Counts: CountRule{Share: 0.5, Hand: true}},
+	{Name: "pile hides", About: "the same, reading the pile's count alone", Hint: true, Counts: CountRule{Share: 0.5, Pile: true}},
+	{Name: "counts hide, small piles", About: "calls where the counts could hide a card, onto a pile of six or fewer",
+		Hint: true, Counts: CountRule{Share: 0.01, UpTo: 6}},
+	{Name: "counts hide, big piles", About: "calls where the counts could hide a card, onto a pile of seven or more",
+		Hint: true, Counts: CountRule{Share: 0.01, From: 7}},
+	{Name: "counts hide, big claims", About: "calls where the counts could hide a card under a claim of two or more",
+		Hint: true, Counts: CountRule{Share: 0.01, Claim: 2}},
+	{Name: "record reader", About: "truthful; calls on the hint and where the hard bot's reading, the claimant's record weighed as hard " +
+		"weighs it, puts a hidden sneak at one in three or more", Hint: true, RecordSneak: 1.0 / 3},
+	{Name: "counts and record", About: "calls where the counts could hide a card and the record reading puts a sneak at one in five",
+		Hint: true, RecordSneak: 0.2, Counts: CountRule{Share: 0.01, AndRecord: true}},
+	{Name: "pads small piles", About: "pads half its true plays (bluffs two as often) onto a pile of three or fewer; calls on the hint",
+		Hint: true, Pad: 0.5, PadUpTo: 3},
+	{Name: "pads small always", About: "pads every true play it can onto a pile of three or fewer; calls on the hint",
+		Hint: true, Pad: 1, PadUpTo: 3},
+	{Name: "pads big piles", About: "pads half its true plays onto a pile of seven or more; calls on the hint", Hint: true, Pad: 0.5, PadFrom: 7},
+	{Name: "sneaks a quarter", About: "sneaks as the careful sneaker does on a quarter of the plays the counts hide; calls on the hint",
+		Hint: true, Careful: true, CarefulRate: 0.25},
+	{Name: "sneaks half", About: "the same, on half of them", Hint: true, Careful: true, CarefulRate: 0.5},
+	{Name: "sneaks small piles", About: "sneaks carefully, only onto a pile of three or fewer; calls on the hint",
+		Hint: true, Careful: true, SneakUpTo: 3},
+	{Name: "thinker", About: "reads as the record reader; pads half its true plays onto a small pile and sneaks carefully on half the " +
+		"plays the counts hide", Hint: true, RecordSneak: 1.0 / 3, Read: true, Pad: 0.5, PadUpTo: 3, Careful: true, CarefulRate: 0.5},
 }
 
 // PolicyOf is the named strategy's policy.
@@ -148,6 +192,14 @@ func (p *person) calls(v *engine.View, rng *rand.Rand) bool {
 	case p.SmallPiles && pile.Hi != engine.Open && pile.Hi <= 3, p.BigPiles && pile.Lo >= 7:
 		return true
 	}
+	record := p.RecordSneak > 0 && v.Options.Sneak > 0 && bot.Read(*v).Sneak >= p.RecordSneak
+	if p.Counts.Share > 0 {
+		if p.Counts.calls(v) && (!p.Counts.AndRecord || record) {
+			return true
+		}
+	} else if record {
+		return true
+	}
 	return rng.Float64() < p.Calls
 }
 
@@ -167,16 +219,18 @@ func (p *person) play(v *engine.View, rng *rand.Rand) ([]engine.Card, int) {
 		cards = append(cards, picked...)
 		rest = slices.DeleteFunc(rest, func(c engine.Card) bool { return slices.Contains(picked, c) })
 	}
+	pads := p.PadUpTo == 0 || v.Pile.Hi != engine.Open && v.Pile.Hi <= p.PadUpTo
+	pads = pads && v.Pile.Lo >= p.PadFrom
 	switch {
 	case len(cards) == 0:
 		n := 1
-		if len(rest) >= 3 && v.MaxClaim >= 2 && rng.Float64() < p.Pad {
+		if len(rest) >= 3 && v.MaxClaim >= 2 && pads && rng.Float64() < p.Pad {
 			n = 2
 		}
 		spare(n)
 	case len(cards) < v.MaxClaim && len(rest) > 1:
 		// Padding never spends the last card: that play is always called.
-		if (p.PadEmpty && v.Pile.Hi == 0) || rng.Float64() < p.Pad {
+		if (p.PadEmpty && v.Pile.Hi == 0) || pads && rng.Float64() < p.Pad {
 			spare(1)
 		}
 	}
@@ -184,6 +238,8 @@ func (p *person) play(v *engine.View, rng *rand.Rand) ([]engine.Card, int) {
 	sneak := 0
 	switch most := min(v.Options.Sneak, len(rest)-1, 2); {
 	case most <= 0:
+	case p.SneakUpTo > 0 && (v.Pile.Hi == engine.Open || v.Pile.Hi > p.SneakUpTo):
+	case p.Careful && p.CarefulRate > 0 && rng.Float64() >= p.CarefulRate:
 	case p.Careful:
 		for s := most; s > 0; s-- {
 			if !engine.SneakMayShow(len(v.Hand), v.Pile, claim, s) {

@@ -14,6 +14,17 @@ import (
 // (before that listener answers) and the person's answer to it.
 func listening(t *testing.T, st Strategy, seats int, seed uint64, check func(v *engine.View, call bool)) {
 	t.Helper()
+	deciding(t, st, seats, seed, func(v *engine.View, a engine.Action) {
+		if v.Phase == engine.PhaseCall {
+			check(v, a.Kind == engine.ActCall)
+		}
+	})
+}
+
+// deciding walks a game where every seat plays as the given person would,
+// and calls check with every view a seat decides from and its move.
+func deciding(t *testing.T, st Strategy, seats int, seed uint64, check func(v *engine.View, a engine.Action)) {
+	t.Helper()
 	// First come, and every move a moment after the last, so no window
 	// closes before everyone has answered.
 	opts := engine.Standard(seats)
@@ -39,9 +50,7 @@ func listening(t *testing.T, st Strategy, seats int, seed uint64, check func(v *
 		if !ok {
 			t.Fatalf("%s: nothing to do with %v deciding", st, ds)
 		}
-		if v.Phase == engine.PhaseCall {
-			check(&v, a.Kind == engine.ActCall)
-		}
+		check(&v, a)
 		now = now.Add(time.Millisecond)
 		if err := s.Apply(a, now); err != nil {
 			t.Fatalf("%s: the engine refused %+v: %v", st, a, err)
