@@ -253,7 +253,7 @@ func (h *Handler) move(kind engine.ActionKind) echo.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		ctx := game.WithToken(c.Request().Context(), token)
+		ctx := c.Request().Context()
 		f, err := h.games.Move(ctx, id, token, a)
 		switch {
 		case err == nil:

@@ -150,12 +150,13 @@ func sneakChance(v *engine.View, prior float64) float64 {
 // go down with them.
 func fits(sizes engine.Sizes, claim, sneak int) float64 {
 	played := claim + sneak
-	return share(sizes.Hand, -played, engine.HandKind) * share(sizes.Pile, played, engine.PileKind)
+	return Share(sizes.Hand, -played, engine.HandKind) * Share(sizes.Pile, played, engine.PileKind)
 }
 
-// share is the share of the sizes in r[0] that, changed by by, are seen
-// as r[1].
-func share(r [2]engine.Range, by int, k engine.Kind) float64 {
+// Share is the share of the sizes in r[0] that, changed by by, are seen
+// as r[1]: how far a rough count before and after allows a change. An open
+// count is taken to run twenty cards on.
+func Share(r [2]engine.Range, by int, k engine.Kind) float64 {
 	lo, hi := r[0].Lo, r[0].Hi
 	if hi == engine.Open {
 		hi = lo + 20

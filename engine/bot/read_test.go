@@ -206,7 +206,7 @@ func TestShareCountsAsTheLoopDoes(t *testing.T) {
 			for _, after := range ranges {
 				for by := -8; by <= 8; by++ {
 					r := [2]engine.Range{before, after}
-					if got, want := share(r, by, k), byLoop(r, by, k); got != want {
+					if got, want := Share(r, by, k), byLoop(r, by, k); got != want {
 						t.Errorf("share(%v, %d, %v): got %v, want %v", r, by, k, got, want)
 					}
 				}

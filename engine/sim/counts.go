@@ -1,6 +1,9 @@
 package sim
 
-import "bullshit/engine"
+import (
+	"bullshit/engine"
+	"bullshit/engine/bot"
+)
 
 // CountRule is a caller that reads only what every seat sees of a play: the
 // hand's and the pile's shown sizes before and after, and the claim. It
@@ -38,8 +41,8 @@ func (c CountRule) calls(v *engine.View) bool {
 // the pile or both.
 func (c CountRule) hides(sizes engine.Sizes, claim int) float64 {
 	played := claim + max(1, c.Cards)
-	hand := shownShare(sizes.Hand, -played, engine.HandKind)
-	pile := shownShare(sizes.Pile, played, engine.PileKind)
+	hand := bot.Share(sizes.Hand, -played, engine.HandKind)
+	pile := bot.Share(sizes.Pile, played, engine.PileKind)
 	switch {
 	case c.Hand:
 		return hand
@@ -47,20 +50,4 @@ func (c CountRule) hides(sizes engine.Sizes, claim int) float64 {
 		return pile
 	}
 	return hand * pile
-}
-
-// shownShare is the share of the sizes r[0] allows that, changed by by,
-// look like r[1]; an open count is taken to run twenty cards on.
-func shownShare(r [2]engine.Range, by int, k engine.Kind) float64 {
-	lo, hi := r[0].Lo, r[0].Hi
-	if hi == engine.Open {
-		hi = lo + 20
-	}
-	hits := 0
-	for n := lo; n <= hi; n++ {
-		if m := n + by; m >= 0 && engine.Seen(m, k) == r[1] {
-			hits++
-		}
-	}
-	return float64(hits) / float64(hi-lo+1)
 }
