@@ -71,8 +71,10 @@ func TestBrowserWholeHandAboveTheDock(t *testing.T) {
 	p := &person{b: b, s: s, game: id, seat: 0}
 	v := untilTurn(t, p)
 	defer s.setSpeed(fastSpeed)
-	// As the page stands for a person who hasn't scrolled.
-	eval[bool](b, `(window.scrollTo(0, 0), true)`)
+	// As the page stands for a person who hasn't scrolled, the middle's
+	// line as long as a reveal between two bots makes it (two lines here),
+	// whichever play the turn came at.
+	eval[bool](b, `(document.querySelector('#claim-line').textContent = "Cautious bot called Caller bot's one ace", window.scrollTo(0, 0), true)`)
 	if err := b.waitErr(visible(".teach[data-teach=claim]"), 2*time.Second); err != nil {
 		t.Fatal("the first game's tip isn't open on the first turn")
 	}
