@@ -55,6 +55,9 @@ type refusal struct {
 	Kind    string       `json:"kind"`
 	Code    errcode.Code `json:"code"`
 	Message string       `json:"message"`
+	// WaitMS is how long the refusal asks the client to wait, in
+	// milliseconds (a full node's; see errcode.Waiter).
+	WaitMS int64 `json:"wait_ms,omitempty"`
 }
 
 // The kinds of refusal.
@@ -69,9 +72,13 @@ const (
 type Refusal struct {
 	Code    errcode.Code
 	Message string
+	Wait    time.Duration
 }
 
 func (r *Refusal) Error() string { return r.Message }
+
+// RetryAfter is how long the refusal asks the client to wait.
+func (r *Refusal) RetryAfter() time.Duration { return r.Wait }
 
 // ErrorCode is the refusal's code, for errcode's table.
 func (r *Refusal) ErrorCode() errcode.Code { return r.Code }
@@ -93,18 +100,23 @@ func refusalOf(err error) *refusal {
 	case errors.As(err, &le):
 		kind = kindLive
 	}
-	return &refusal{Kind: kind, Code: code, Message: msg}
+	var wait time.Duration
+	if w := errcode.Waiter(nil); errors.As(err, &w) {
+		wait = w.RetryAfter()
+	}
+	return &refusal{Kind: kind, Code: code, Message: msg, WaitMS: wait.Milliseconds()}
 }
 
 // err is the refusal as the error it was on the owner.
 func (r *refusal) err() error {
+	wait := time.Duration(r.WaitMS) * time.Millisecond
 	switch r.Kind {
 	case kindEngine:
 		return &engine.Error{Code: r.Code, Message: r.Message}
 	case kindLive:
-		return &game.Error{Code: r.Code, Message: r.Message}
+		return &game.Error{Code: r.Code, Message: r.Message, Wait: wait}
 	}
-	return &Refusal{Code: r.Code, Message: r.Message}
+	return &Refusal{Code: r.Code, Message: r.Message, Wait: wait}
 }
 
 // errFailed is what the caller gets when the owner failed: the server's

@@ -286,7 +286,8 @@ func (c *cluster) waitReady(nd *node, within time.Duration) {
 		} else {
 			last = err.Error()
 		}
-		time.Sleep(100 * time.Millisecond)
+		// Inside ops.Allowance, so the probes leave room for the scrapes.
+		time.Sleep(250 * time.Millisecond)
 	}
 	c.t.Fatalf("%s not ready after %v: %s", nd.name, within, last)
 }

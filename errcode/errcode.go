@@ -48,6 +48,10 @@ const (
 	MethodNotAllowed Code = "method_not_allowed" // an address asked with the wrong method
 	// Internal: a fault nobody planned for, answered without its details.
 	Internal Code = "internal"
+	// Busy: the server is full, its tables running as late as it
+	// allows; it takes no new table or seat until they keep time again,
+	// and the refusal says how long to wait.
+	Busy Code = "busy"
 	// Moved: the game's table moved to another server of the cluster (this
 	// one lost it, or is handing it over); the same request is safe to try
 	// again, and finds the new owner.
@@ -86,6 +90,7 @@ var table = map[Code]entry{
 	TooLarge:               {http.StatusRequestEntityTooLarge, "The request is too large."},
 	MethodNotAllowed:       {http.StatusMethodNotAllowed, "That address doesn't take that method."},
 	Internal:               {http.StatusInternalServerError, "Something went wrong on our side. Try again in a moment."},
+	Busy:                   {http.StatusServiceUnavailable, "The server is busy: try again in a few seconds."},
 	Moved:                  {http.StatusServiceUnavailable, "The table moved to another server; try again."},
 	Unknown:                {http.StatusServiceUnavailable, "We couldn't tell whether that was saved: look at the game again before you move."},
 }
@@ -142,7 +147,7 @@ func Of(err error) (code Code, message string, ok bool) {
 }
 
 // Waiter is a refusal that asks the client to wait before trying again (a
-// rate limit, a sign-in throttled).
+// rate limit, a sign-in throttled, a server full).
 type Waiter interface {
 	RetryAfter() time.Duration
 }

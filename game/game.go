@@ -164,17 +164,26 @@ const (
 	// CodeMoved: in a cluster, the game's table moved to another node; the
 	// request is safe to make again.
 	CodeMoved = errcode.Moved
+	// CodeBusy: the node is full (see live's capacity); the refusal says
+	// how long to wait.
+	CodeBusy = errcode.Busy
 	// CodeUnknown: a write whose outcome is unknown (see errUnknown).
 	CodeUnknown = errcode.Unknown
 )
 
-// Error is a refused request, with a message for the person to read.
+// Error is a refused request, with a message for the person to read, and
+// for a refusal that will pass, how long to wait before asking again.
 type Error struct {
 	Code    Code
 	Message string
+	Wait    time.Duration
 }
 
 func (e *Error) Error() string { return e.Message }
+
+// RetryAfter is how long to wait before asking again; 0 for a refusal that
+// waiting does not change.
+func (e *Error) RetryAfter() time.Duration { return e.Wait }
 
 // ErrorCode is the refusal's code, for errcode's table.
 func (e *Error) ErrorCode() Code { return e.Code }

@@ -91,6 +91,11 @@ func (m *Manager) Join(ctx context.Context, id, name string, player int64) (game
 	}
 	var j game.Joined
 	running, err := m.do(ctx, id, func(t *table) error {
+		// Asked of the table, so a game that is over or broken says so
+		// rather than that the node is busy.
+		if err := m.admit(); err != nil {
+			return err
+		}
 		var err error
 		j, err = t.join(name, player)
 		return err

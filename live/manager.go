@@ -26,6 +26,10 @@ type Config struct {
 	// DefaultMaxOpen and DefaultMaxOpenPerAddress.
 	MaxOpen           int
 	MaxOpenPerAddress int
+	// MaxLateness is how late the tables' timers and writes may run before
+	// the node is full and refuses new tables and joins (see capacity);
+	// zero takes DefaultMaxLateness, and a negative limit never fills.
+	MaxLateness time.Duration
 	// Cluster, when set, runs this Manager as one node of several on one
 	// PostgreSQL database (see Cluster); nil is a single server.
 	Cluster *Cluster
@@ -75,7 +79,8 @@ type Manager struct {
 	// all counts those and the writer, which outlives the tables.
 	tables sync.WaitGroup
 	all    sync.WaitGroup
-	writer *writer
+	// writers are the group commits, each for a shard of the games.
+	writers []*writer
 	// tablesDone is closed once the tables have stopped.
 	tablesDone chan struct{}
 
@@ -87,6 +92,8 @@ type Manager struct {
 	finished *finished
 	// open counts the tables waiting for players (see holdOpen).
 	open openCaps
+	// capacity says when the node is full (see capacity.go).
+	capacity *capacity
 	// aliveTrouble is the alive mark's run of failed writes.
 	aliveTrouble trouble
 	// rematches links a finished game to the one its players opened next
@@ -116,7 +123,7 @@ func New(ctx context.Context, cfg Config) (*Manager, error) {
 func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{},
 		tablesDone: make(chan struct{}), finished: newFinished(finishedGames),
-		open: newOpenCaps(cfg.MaxOpen, cfg.MaxOpenPerAddress)}
+		open: newOpenCaps(cfg.MaxOpen, cfg.MaxOpenPerAddress), capacity: newCapacity(cfg.MaxLateness)}
 	if m.clock == nil {
 		m.clock = RealClock{}
 	}
@@ -132,7 +139,10 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	}
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	if bs, ok := st.(batchStore); ok {
-		m.writer = &writer{st: bs, clock: m.clock, context: m.writeContext, timed: &m.stats.commits, one: st.AppendAction, reqs: make(chan writeReq)}
+		for range bs.Writers() {
+			m.writers = append(m.writers, &writer{st: bs, clock: m.clock, context: m.writeContext, timed: &m.stats.commits,
+				one: st.AppendAction, queued: m.capacity.record, reqs: make(chan writeReq)})
+		}
 	}
 	return m, nil
 }
@@ -143,8 +153,8 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 // whatever the tables call (the Publisher, the Cluster's hooks) is ready to
 // be called: a node restarted under its own name publishes its games at once.
 func (m *Manager) StartTables() error {
-	if m.writer != nil {
-		m.all.Go(m.writer.run)
+	for _, w := range m.writers {
+		m.all.Go(w.run)
 	}
 	// The writer stops once the tables, its only users, have stopped. No
 	// table starts once closed is set, so the Wait can't race an add.
@@ -155,8 +165,8 @@ func (m *Manager) StartTables() error {
 		m.mu.Unlock()
 		m.tables.Wait()
 		close(m.tablesDone)
-		if m.writer != nil {
-			close(m.writer.reqs)
+		for _, w := range m.writers {
+			close(w.reqs)
 		}
 	})
 	load := m.load
@@ -201,12 +211,12 @@ func (m *Manager) Close(ctx context.Context) error {
 // appendAction stores an action, through the group commit when the store
 // has one, bounded by writeTimeout (see writeContext).
 func (m *Manager) appendAction(a store.Action) error {
-	if m.writer == nil {
+	if len(m.writers) == 0 {
 		ctx, cancel := m.writeContext()
 		defer cancel()
 		return m.st.AppendAction(ctx, a)
 	}
-	return m.writer.append(a)
+	return m.writers[shardOf(a.GameID, len(m.writers))].append(a)
 }
 
 // writeContext bounds one write: it follows not the caller's context but
@@ -326,6 +336,9 @@ func (m *Manager) Create(ctx context.Context, req game.CreateRequest) (game.Join
 		}
 	}
 	if err := m.ensureOpen(); err != nil {
+		return game.Joined{}, err
+	}
+	if err := m.admit(); err != nil {
 		return game.Joined{}, err
 	}
 	if m.cl != nil {

@@ -32,6 +32,10 @@ type Stats struct {
 	// the lease renewals that failed, were skipped or took longer than the
 	// time between two.
 	Claims, Fenced, LateRenewals int64
+	// Full is whether the node is full now (see Manager.Capacity), and
+	// RefusedFull counts the new tables and joins refused while it was.
+	Full        bool
+	RefusedFull int64
 }
 
 // Latency summarises a distribution of durations. Quantiles are accurate to
@@ -134,11 +138,13 @@ func (m *Manager) Stats() Stats {
 	n := m.stats.actions
 	m.stats.mu.Unlock()
 	s := Stats{
-		Actions:   n,
-		Deadlines: m.stats.deadlines.latency(),
-		Bots:      m.stats.bots.latency(),
-		Publish:   m.stats.publish.latency(),
-		Commits:   m.stats.commits.latency(),
+		Actions:     n,
+		Deadlines:   m.stats.deadlines.latency(),
+		Bots:        m.stats.bots.latency(),
+		Publish:     m.stats.publish.latency(),
+		Commits:     m.stats.commits.latency(),
+		Full:        m.capacity.isFull(m.clock.Now()),
+		RefusedFull: m.capacity.refused.Load(),
 	}
 	if s.Commits.Count > 0 {
 		s.Batch = float64(n) / float64(s.Commits.Count)

@@ -135,6 +135,10 @@ type table struct {
 	downSince time.Time
 	// openSince is when an open table began waiting for its next player.
 	openSince time.Time
+	// here is when this node began running the table: what fell due
+	// before, while it ran nowhere or on another node, is caught up late
+	// through no fault of this node's load (see capacity).
+	here time.Time
 	// serving is the request being served, answered if the table breaks;
 	// asked is the same while its fn runs, so the writes fn makes are the
 	// request's (askedMayBeStored) and those of catching up are not.
@@ -151,7 +155,7 @@ type table struct {
 func (m *Manager) newTable(g gameRow, seats []seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
-		game: g, seats: seats, openSince: g.CreatedAt,
+		game: g, seats: seats, openSince: g.CreatedAt, here: m.clock.Now(),
 	}
 	if m.pub != nil {
 		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish, &m.tables)
@@ -273,7 +277,11 @@ func (t *table) catchUp(now time.Time) {
 		if ev.kind == evNone || ev.at.After(now) {
 			return
 		}
-		late := t.m.clock.Now().Sub(ev.at)
+		woke := t.m.clock.Now()
+		late := woke.Sub(ev.at)
+		if ev.at.After(t.here) && (ev.kind == evDeadline || ev.kind == evBot || ev.kind == evAway) {
+			t.m.capacity.record(woke, late)
+		}
 		switch ev.kind {
 		case evDeadline:
 			t.m.stats.deadlines.record(late)

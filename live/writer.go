@@ -2,24 +2,42 @@ package live
 
 import (
 	"context"
+	"hash/fnv"
+	"time"
 
 	"bullshit/store"
 )
 
-// batchStore is a store that can write several actions in one commit.
+// batchStore is a store that can write several actions in one commit, and
+// commit from as many writers at once as Writers says.
 type batchStore interface {
 	AppendActions(ctx context.Context, actions []store.Action) error
+	Writers() int
 }
 
-// maxBatch bounds one group commit.
-const maxBatch = 256
+// maxBatch bounds one group commit: large enough that a writer behind its
+// tables catches up in few commits, each one sync to disk, and within both
+// databases' limits on a statement's parameters.
+const maxBatch = 1024
+
+// shardOf is the writer of a game's actions among n: always the same one,
+// so a game's actions are stored in the order its table made them.
+func shardOf(game string, n int) int {
+	if n == 1 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(game))
+	return int(h.Sum32() % uint32(n))
+}
 
 type writeReq struct {
-	a    store.Action
-	done chan error
+	a      store.Action
+	queued time.Time
+	done   chan error
 }
 
-// writer is the group commit: tables hand it their actions and wait, and it
+// writer is a group commit: tables hand it their actions and wait, and it
 // writes every action queued while the previous commit ran in one commit.
 // Each action is still stored before its table goes on. Under light load a
 // batch is one action, so nothing waits for a batch to fill.
@@ -27,7 +45,10 @@ type writer struct {
 	st    batchStore
 	clock Clock
 	timed *histogram
-	one   func(ctx context.Context, a store.Action) error
+	// queued is told, as each batch begins, how long each of its actions
+	// waited for it (see capacity).
+	queued func(now time.Time, waited time.Duration)
+	one    func(ctx context.Context, a store.Action) error
 	// context bounds one commit (see Manager.writeContext).
 	context func() (context.Context, context.CancelFunc)
 	reqs    chan writeReq
@@ -35,7 +56,7 @@ type writer struct {
 
 // append stores a and returns once it is stored (or failed).
 func (w *writer) append(a store.Action) error {
-	r := writeReq{a: a, done: make(chan error, 1)}
+	r := writeReq{a: a, queued: w.clock.Now(), done: make(chan error, 1)}
 	w.reqs <- r
 	return <-r.done
 }
@@ -60,6 +81,9 @@ func (w *writer) run() {
 			}
 		}
 		began := w.clock.Now()
+		for _, r := range batch {
+			w.queued(began, began.Sub(r.queued))
+		}
 		if len(batch) == 1 {
 			first.done <- w.write(first)
 			w.timed.record(w.clock.Now().Sub(began))

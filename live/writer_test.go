@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"bullshit/store"
@@ -27,6 +28,8 @@ func (b *batches) AppendActions(_ context.Context, actions []store.Action) error
 	return nil
 }
 
+func (b *batches) Writers() int { return 1 }
+
 func (b *batches) one(_ context.Context, a store.Action) error {
 	if a.Seq == b.bad {
 		return errors.New("bad action")
@@ -48,7 +51,7 @@ func TestWriterGroupsQueuedActions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		st := &batches{bad: tt.bad}
-		w := &writer{st: st, one: st.one, clock: NewFakeClock(epoch), timed: &histogram{}, reqs: make(chan writeReq, tt.queued),
+		w := &writer{st: st, one: st.one, clock: NewFakeClock(epoch), timed: &histogram{}, queued: newCapacity(0).record, reqs: make(chan writeReq, tt.queued),
 			context: func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }}
 		var reqs []writeReq
 		for seq := 1; seq <= tt.queued; seq++ {
@@ -66,6 +69,27 @@ func TestWriterGroupsQueuedActions(t *testing.T) {
 		}
 		if len(st.batches) != tt.wantBatches || len(st.singles) != tt.wantSingles {
 			t.Errorf("%s: got batches %v and singles %v, want %d batches and %d singles", tt.name, st.batches, st.singles, tt.wantBatches, tt.wantSingles)
+		}
+	}
+}
+
+// TestShardsKeepAGameToOneWriter: a game's actions always go to the one
+// writer, so they are stored in order, and games spread over every writer.
+func TestShardsKeepAGameToOneWriter(t *testing.T) {
+	for _, n := range []int{1, 2, 4} {
+		used := make([]int, n)
+		for i := range 400 {
+			game := fmt.Sprintf("g%07d", i)
+			w := shardOf(game, n)
+			if again := shardOf(game, n); again != w {
+				t.Fatalf("%d writers, game %s: got writer %d then %d, want one", n, game, w, again)
+			}
+			used[w]++
+		}
+		for w, games := range used {
+			if games < 400/n/2 {
+				t.Errorf("%d writers: writer %d got %d of 400 games, want about %d", n, w, games, 400/n)
+			}
 		}
 	}
 }

@@ -41,6 +41,10 @@ type Settings struct {
 	// MaxOpen and MaxOpenPerAddress cap the tables waiting for players
 	// (live's defaults when 0).
 	MaxOpen, MaxOpenPerAddress int
+	// MaxLateness is how late the tables may run before the node is full
+	// and refuses new tables and joins (live's default when 0, never full
+	// when negative).
+	MaxLateness time.Duration
 	// LimitsNow is the request limiters' clock and AccountsNow the
 	// accounts' (the real one when nil, as a session's cookie expires by
 	// the browser's clock, not the tables'); tests hold them still.
@@ -115,7 +119,7 @@ func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *sl
 	mesh.withHub(hub, logger)
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
 	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: mesh.publisher(hub), Clock: clock, Logger: logger,
-		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress, Cluster: mesh.live()})
+		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress, MaxLateness: s.MaxLateness, Cluster: mesh.live()})
 	if err != nil {
 		stopTables()
 		mesh.close()

@@ -39,7 +39,7 @@ func TestClusterOperations(t *testing.T) {
 	for _, site := range []*server.Site{siteA, siteB} {
 		awaitReady(t, site) // b is in the mesh once its route to a is up
 		status, body := scrape(site, "/readyz?verbose")
-		if status != 200 || body != "[+]database\n[+]tables\n[+]nats\n[+]mesh\nok\n" {
+		if status != 200 || body != "[+]database\n[+]tables\n[+]capacity\n[+]nats\n[+]mesh\nok\n" {
 			t.Errorf("GET /readyz?verbose: got %d %q, want 200 and every check passed", status, body)
 		}
 	}

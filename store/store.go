@@ -130,6 +130,20 @@ const (
 	postgresMaxLifetime = 30 * time.Minute
 )
 
+// postgresWriters is how many group commits PostgreSQL takes at once: each
+// syncs its own commit, and their syncs overlap, while the pool keeps
+// connections for the reads and the tables' other writes.
+const postgresWriters = 4
+
+// Writers is how many writers of actions the store takes at once: SQLite
+// has one writer whatever the connections, PostgreSQL several.
+func (s *Store) Writers() int {
+	if s.dialect == Postgres {
+		return postgresWriters
+	}
+	return 1
+}
+
 // limitPool sets the pool's limits for the store's dialect.
 func (s *Store) limitPool() {
 	switch s.dialect {

@@ -15,6 +15,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/internal/httpx"
 	"bullshit/naming"
@@ -209,10 +210,19 @@ func (h *Handler) create(c echo.Context) error {
 		}
 	}
 	if isRefusal(err) {
-		status, _, msg := describe(err)
-		return h.renderLobby(c, status, msg)
+		return h.lobbyRefusal(c, err)
 	}
 	return err
+}
+
+// lobbyRefusal shows a refused new table or seat over the lobby, with the
+// wait it asks for (a full server's) in Retry-After.
+func (h *Handler) lobbyRefusal(c echo.Context, err error) error {
+	if wait := errcode.RetryAfter(err); wait > 0 {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
+	}
+	status, _, msg := describe(err)
+	return h.renderLobby(c, status, msg)
 }
 
 // isRefusal reports whether err is a refusal a person can read and fix.

@@ -28,8 +28,7 @@ func (h *Handler) join(c echo.Context) error {
 	j, err := h.games.Join(c.Request().Context(), id, name, player)
 	if err != nil {
 		if isRefusal(err) && c.Request().Header.Get("HX-Request") != "true" {
-			code, _, msg := describe(err)
-			return h.renderLobby(c, code, msg)
+			return h.lobbyRefusal(c, err)
 		}
 		return err
 	}

@@ -56,6 +56,7 @@ func serve(ctx context.Context, args []string) error {
 	shutdownHTTP := fs.Duration("shutdown-http", defaultShutdownHTTP, "on a stop, how long requests in flight may take before their connections are cut")
 	shutdownTables := fs.Duration("shutdown-tables", defaultShutdownTables, "on a stop, how long the tables then have to store their last moves")
 	drainWait := fs.Duration("drain-wait", defaultDrainWait, "on a stop, how long the server reports not ready (/readyz answers 503) while still serving, before it stops taking requests, so a load balancer sends them elsewhere (0 for none)")
+	maxLateness := fs.Duration("max-lateness", live.DefaultMaxLateness, "how late the tables' timers and writes may run before the server is full: it then refuses new tables and joins (503 with Retry-After) and /readyz fails, until its tables keep time again (negative: never full)")
 	clusterSettings := clusterFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -109,7 +110,7 @@ func serve(ctx context.Context, args []string) error {
 	// The tables and the streams outlive the signal: they are stopped in
 	// order below, after the requests in flight have had their answers.
 	site, err := router.Assemble(ctx, st, clock, logger, router.Settings{TrustedProxies: trusted,
-		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies, Cluster: clustered})
+		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies, MaxLateness: *maxLateness, Cluster: clustered})
 	if err != nil {
 		return err
 	}
