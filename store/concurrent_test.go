@@ -115,3 +115,38 @@ func BenchmarkAppendAction(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAppendActions measures one group commit of actions of many
+// games, as the tables' writer makes them, by the batch's size; ns/op is
+// one batch, so the cost of an action is ns/op over the size.
+func BenchmarkAppendActions(b *testing.B) {
+	for _, db := range testDBs(b) {
+		for _, size := range []int{1, 32, 256, 1024} {
+			b.Run(fmt.Sprintf("%s/%d", db.name, size), func(b *testing.B) {
+				s := openStore(b, db.url(b))
+				const games = 2000
+				for i := range games {
+					mustCreate(b, s, newGame(fmt.Sprint("bench", i), base))
+				}
+				ctx := context.Background()
+				seqs := make([]int, games)
+				batch := make([]Action, size)
+				next := 0
+				b.ResetTimer()
+				for range b.N {
+					for j := range batch {
+						g := next % games
+						next++
+						seqs[g]++
+						batch[j] = Action{GameID: fmt.Sprint("bench", g), Seq: seqs[g], At: base,
+							Action: engine.Action{Kind: engine.ActPass, Seat: 2, No: seqs[g]}}
+					}
+					if err := s.AppendActions(ctx, batch); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*size), "ns/action")
+			})
+		}
+	}
+}

@@ -110,7 +110,7 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 			return nil, err
 		}
 		cfg := &live.Cluster{Node: nd.name, Lease: o.lease, FreezeRenewal: nd.frozen.Load}
-		if nd.m, err = live.New(mctx, live.Config{Store: nd.st, Publisher: nd.pub, Logger: logger, Cluster: cfg}); err == nil {
+		if nd.m, err = live.New(mctx, live.Config{Store: nd.st, Publisher: nd.pub, Logger: logger, MaxLateness: maxLateness, Cluster: cfg}); err == nil {
 			err = nd.m.StartTables()
 		}
 		if err != nil {

@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/live"
 	"bullshit/server"
@@ -48,6 +49,7 @@ func main() {
 	warmup := flag.Duration("warmup", 10*time.Second, "how long to run after starting the tables before measuring")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	heapProfile := flag.String("memprofile", "", "write a heap profile, taken where memory per table is measured, to this file")
+	flag.DurationVar(&maxLateness, "max-lateness", live.DefaultMaxLateness, "the node's limit of lateness, past which it is full and refuses new tables (the load test waits and tries again, counting the refusals); negative: never full")
 	starters := flag.Int("starters", 64, "tables being started at once, as by that many people")
 	postgres := flag.String("postgres", "", "a PostgreSQL URL to run on, in a schema of its own, instead of SQLite")
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
@@ -176,7 +178,7 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 			}
 		}
 	}
-	m, err = live.New(mctx, live.Config{Store: st, Publisher: publisher, Logger: logger})
+	m, err = live.New(mctx, live.Config{Store: st, Publisher: publisher, Logger: logger, MaxLateness: maxLateness})
 	if err != nil {
 		return err
 	}
@@ -306,7 +308,8 @@ loop:
 	fmt.Printf("views published:     %d\n", pub.views.Load())
 	fmt.Printf("commits:             %d (%.1f a second)\n", s.Commits.Count, float64(s.Commits.Count)/elapsed.Seconds())
 	fmt.Printf("actions per commit:  %.1f\n", s.Batch)
-	fmt.Printf("committing:          %.0f%% of the time (the group commit's one writer)\n", 100*float64(committing.Load())/float64(elapsed))
+	fmt.Printf("committing:          %.0f%% of the time (summed over the group commits)\n", 100*float64(committing.Load())/float64(elapsed))
+	fmt.Printf("full:                %d new tables refused while the node was full (%s at the end)\n", refusedFull.Load(), map[bool]string{true: "full", false: "open"}[s.Full])
 	fmt.Printf("CPU:                 %.2f of %d cores\n", cpu.Seconds()/elapsed.Seconds(), runtime.NumCPU())
 	fmt.Printf("shutdown:            %v\n", closed.Round(time.Millisecond))
 	fmt.Printf("restart:             %v to rebuild %d live games from their logs\n", reopened.Round(time.Millisecond), len(rebuilt))
@@ -333,8 +336,18 @@ loop:
 // startWorkers is how many tables startMany starts at once.
 var startWorkers = 64
 
-// startMany starts n tables, startWorkers at once, as many people would.
+// maxLateness is the -max-lateness flag: the nodes' limit (see live.Config).
+var maxLateness time.Duration
+
+// refusedFull counts the tables a full node refused to start; each is
+// tried again after the wait the refusal asks for.
+var refusedFull atomic.Int64
+
+// startMany starts n tables, startWorkers at once, as many people would; a
+// table a full node refuses is tried again once the node asks, as a person
+// would.
 func startMany(ctx context.Context, n int, start func(context.Context) error) error {
+	start = waitWhileFull(start)
 	workers := startWorkers
 	var next atomic.Int64
 	errs := make(chan error, workers)
@@ -352,6 +365,25 @@ func startMany(ctx context.Context, n int, start func(context.Context) error) er
 	wg.Wait()
 	close(errs)
 	return <-errs
+}
+
+// waitWhileFull tries start again while the node refuses it as full,
+// waiting as the refusal asks.
+func waitWhileFull(start func(context.Context) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		for {
+			err := start(ctx)
+			if code, _, _ := errcode.Of(err); code != errcode.Busy {
+				return err
+			}
+			refusedFull.Add(1)
+			select {
+			case <-time.After(time.Duration(errcode.RetryAfter(err)) * time.Second):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
 }
 
 // cpuTime is the CPU time the process has used.
