@@ -43,15 +43,15 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 			t.Fatal(err)
 		}
 		p.hubs[i] = newRecorder()
-		p.tables[i] = NewTables(ctx, TablesConfig{Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
-		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
-			Epoch: StoreEpoch(st), Interested: p.nodes[i].Interested()})
-		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: p.frames[i],
-			Cluster: &live.Cluster{Node: fmt.Sprintf("n%d", i), Lease: 5 * time.Second, Watch: p.tables[i].Watch}})
+		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock,
+			Cluster: &live.Cluster{Node: fmt.Sprintf("n%d", i), Lease: 5 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.tables[i].SetManager(m)
+		p.tables[i] = NewTables(ctx, TablesConfig{Local: m, Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
+		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
+			Epoch: StoreEpoch(st), Interested: p.nodes[i].Interested()})
+		m.Connect(live.Hooks{Publisher: p.frames[i], Watch: p.tables[i].Watch})
 		p.mgrs[i] = m
 		if err := m.StartTables(); err != nil {
 			t.Fatal(err)

@@ -85,7 +85,7 @@ func (l *lease) claimNow() {
 // claimOrphans claims orphaned games while the node serves, a batch at a
 // time, and starts their tables.
 func (m *Manager) claimOrphans(ctx context.Context) error {
-	for m.cl.mayClaim() {
+	for m.mayClaim() {
 		claims, err := m.cl.st.ClaimOrphans(ctx, m.cl.cfg.Node, claimBatch)
 		if err != nil {
 			return fmt.Errorf("live: claim orphaned games: %w", err)

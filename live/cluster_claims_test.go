@@ -31,7 +31,7 @@ func TestClusterNeedsPostgres(t *testing.T) {
 		{"sqlite", Cluster{Node: "a", Lease: time.Second}, store.ErrSingleNode.Error()},
 	}
 	for _, tt := range tests {
-		m, err := startNew(context.Background(), Config{Store: st, Cluster: &tt.cluster})
+		m, err := startNew(context.Background(), Config{Store: st, Cluster: &tt.cluster}, Hooks{})
 		if err == nil {
 			m.Close(context.Background())
 			t.Errorf("%s: got no error, want %q", tt.name, tt.want)
@@ -91,7 +91,7 @@ func TestClusterLapseTakesBack(t *testing.T) {
 func TestClusterRestartTakesBack(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 1, func(_ int, cfg *Cluster) { cfg.Lease = time.Minute })
+	c := newCluster(t, url, 1, func(_ int, cfg *Cluster, hooks *Hooks) { cfg.Lease = time.Minute })
 	defer c.close()
 	nd := c.nodes[0]
 	games := c.botGames(nd, 2)
@@ -99,7 +99,7 @@ func TestClusterRestartTakesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
-		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}})
+		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}}, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestClusterRestartTakesBack(t *testing.T) {
 func TestClusterFencedRequestMoved(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 1, func(_ int, cfg *Cluster) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
+	c := newCluster(t, url, 1, func(_ int, cfg *Cluster, hooks *Hooks) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
 	defer c.close()
 	nd := c.nodes[0]
 	j, err := nd.m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ada"})
@@ -191,7 +191,7 @@ func BenchmarkClaim(b *testing.B) {
 	for b.Loop() {
 		node := fmt.Sprint("n", i)
 		i++
-		m, err := startNew(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}})
+		m, err := startNew(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}}, Hooks{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -227,9 +227,9 @@ func TestClusterOutOfMeshClaimsNothing(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var in atomic.Bool
-	c := newCluster(t, url, 2, func(i int, cfg *Cluster) {
+	c := newCluster(t, url, 2, func(i int, cfg *Cluster, hooks *Hooks) {
 		if i == 1 {
-			cfg.InMesh = in.Load
+			hooks.InMesh = in.Load
 		}
 	})
 	defer c.close()

@@ -327,7 +327,7 @@ func TestBlockingPublisherDoesNotStallTheTable(t *testing.T) {
 	f := newFixture(t)
 	f.m.Close(f.ctx)
 	pub := &stuck{release: make(chan struct{})}
-	m, err := startManager(f.ctx, Config{Publisher: pub, Clock: f.clock}, f.st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock}, f.st, Hooks{Publisher: pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +356,7 @@ func TestEndsWithItsContext(t *testing.T) {
 	f.m.Close(f.ctx)
 	base := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(f.ctx)
-	m, err := startManager(ctx, Config{Publisher: f.pub, Clock: f.clock}, f.st)
+	m, err := startManager(ctx, Config{Clock: f.clock}, f.st, Hooks{Publisher: f.pub})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func (b *logBuffer) String() string {
 // fixture's.
 func (f *fixture) openWith(st storage, pub game.Publisher, log *logBuffer) *Manager {
 	f.t.Helper()
-	m, err := startManager(f.ctx, Config{Publisher: pub, Clock: f.clock, Logger: slog.New(slog.NewTextHandler(log, nil))}, st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock, Logger: slog.New(slog.NewTextHandler(log, nil))}, st, Hooks{Publisher: pub})
 	if err != nil {
 		f.t.Fatalf("new manager: %v", err)
 	}

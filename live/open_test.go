@@ -127,7 +127,7 @@ func TestARestartClosesTheTablesWhoseWaitIsOver(t *testing.T) {
 func TestOpenTablesAreCapped(t *testing.T) {
 	f := newFixture(t)
 	f.m.Close(f.ctx)
-	m, err := startManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, MaxOpen: 4, MaxOpenPerAddress: 2}, f.st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock, MaxOpen: 4, MaxOpenPerAddress: 2}, f.st, Hooks{Publisher: f.pub})
 	if err != nil {
 		t.Fatal(err)
 	}

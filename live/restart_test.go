@@ -102,7 +102,7 @@ func BenchmarkRestart(b *testing.B) {
 				clock := NewFakeClock(epoch)
 				storeRunning(b, st, n, epoch)
 				for b.Loop() {
-					m, err := startManager(context.Background(), Config{Clock: clock}, st)
+					m, err := startManager(context.Background(), Config{Clock: clock}, st, Hooks{})
 					if err != nil {
 						b.Fatal(err)
 					}

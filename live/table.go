@@ -153,8 +153,8 @@ func (m *Manager) newTable(g gameRow, seats []seat) *table {
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt,
 	}
-	if m.pub != nil {
-		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish, &m.tables)
+	if m.hooks.Publisher != nil {
+		t.out = newOutbox(m.hooks.Publisher, g.ID, m.clock, &m.stats.publish, &m.tables)
 	}
 	// The first settle publishes the table as it is: the waiting room, or
 	// the game rebuilt after a restart.

@@ -69,9 +69,6 @@ type Config struct {
 	Logger *slog.Logger
 	// Formats are the encoders by format name; a stream asks for one.
 	Formats map[string]Encoder
-	// Lobby renders the lobby's lists, sent to every lobby stream after a
-	// table opens, fills, starts or ends. Nil: no lobby streams.
-	Lobby func(ctx context.Context) (Event, error)
 	// LobbyEvery is the least time between two lobby renders.
 	LobbyEvery time.Duration
 	// Ping is the longest a stream goes without an event or a comment, so
@@ -89,6 +86,17 @@ type Config struct {
 	// otherwise see an error. (A finished game's last frame is its own
 	// event, views.FinalEvent for the pages, on which a client stops.)
 	Ends map[string]bool
+}
+
+// Hooks are what the Hub calls above it: the lobby's renderer (the pages,
+// which serve the Hub's streams) and, on a node of a cluster, who follows
+// the frames of tables run elsewhere (the cluster's frames, which publish
+// into the Hub). Both are built over the Hub, so they are given after New
+// and before Run or the first stream, by Connect.
+type Hooks struct {
+	// Lobby renders the lobby's lists, sent to every lobby stream after a
+	// table opens, fills, starts or ends. Nil: no lobby streams.
+	Lobby func(ctx context.Context) (Event, error)
 	// Watch, if set, is told when a game's seat (engine.Spectator's too)
 	// gets its first stream and when its last stream is gone: a node of a
 	// cluster that does not run the game follows the seat's frames from
@@ -105,6 +113,11 @@ type Config struct {
 	// theirs (through NoteTable). It is called from Publish.
 	Lobbied func(game string, s game.Summary)
 }
+
+// Connect gives the Hub its hooks. Call it at most once, before Run and
+// before any stream is served or frame published: the Hub reads them from
+// then on without a lock.
+func (h *Hub) Connect(hooks Hooks) { h.hooks = hooks }
 
 // Hub sends every seat's frames to the clients watching it. Every connection
 // has an event stream of its own: the library hands an event to a stream's
@@ -124,6 +137,7 @@ type Hub struct {
 	srv   *sse.Server
 	log   *slog.Logger
 	cfg   Config
+	hooks Hooks
 	ctx   context.Context // ends every subscriber when Run ends
 	stop  context.CancelFunc
 	clock func() time.Time
@@ -224,8 +238,8 @@ func watchKey(game string, seat int) string { return game + "/" + strconv.Itoa(s
 // Publish encodes a seat's new frame once for each format its clients follow
 // and queues it for each of them.
 func (h *Hub) Publish(game string, f game.Frame) {
-	if f.Seat == engine.Spectator && h.noteTable(game, f.Game) && h.cfg.Lobbied != nil {
-		h.cfg.Lobbied(game, f.Game)
+	if f.Seat == engine.Spectator && h.noteTable(game, f.Game) && h.hooks.Lobbied != nil {
+		h.hooks.Lobbied(game, f.Game)
 	}
 	key := watchKey(game, f.Seat)
 	h.mu.Lock()
@@ -347,8 +361,8 @@ func (h *Hub) remove(name string) {
 		delete(h.watched[st.seat], name)
 		if _, ok := h.watched[st.seat]; ok && len(h.watched[st.seat]) == 0 {
 			delete(h.watched, st.seat)
-			if h.cfg.Watch != nil {
-				h.cfg.Watch(st.game, st.seatNo, st.token, 0, false)
+			if h.hooks.Watch != nil {
+				h.hooks.Watch(st.game, st.seatNo, st.token, 0, false)
 			}
 		}
 	}
@@ -421,8 +435,8 @@ func (h *Hub) attach(game string, seat int, token, format string, ev Event, epoc
 			others = make(map[string]*stream)
 			h.watched[st.seat] = others
 		}
-		if h.cfg.Watch != nil && (len(others) == 0 || token != "" && !sameToken(others, token)) {
-			h.cfg.Watch(game, seat, token, epoch, true)
+		if h.hooks.Watch != nil && (len(others) == 0 || token != "" && !sameToken(others, token)) {
+			h.hooks.Watch(game, seat, token, epoch, true)
 		}
 		others[name] = st
 	}

@@ -201,7 +201,7 @@ func handOver(site *router.Site, budget time.Duration, logger *slog.Logger) <-ch
 		defer close(done)
 		ctx, cancel := context.WithTimeout(context.Background(), budget)
 		defer cancel()
-		if err := site.Manager.Drain(ctx); err != nil {
+		if err := site.HandOver(ctx); err != nil {
 			logger.Error("handing the tables over failed: the peers claim them once the lease runs out", "err", err)
 		}
 	}()
