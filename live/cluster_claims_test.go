@@ -13,6 +13,8 @@ import (
 
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -98,7 +100,7 @@ func TestClusterRestartTakesBack(t *testing.T) {
 	if err := nd.m.Close(c.ctx); err != nil {
 		t.Fatal(err)
 	}
-	m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
+	m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed},
 		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}}, Hooks{})
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +188,7 @@ func BenchmarkClaim(b *testing.B) {
 	}
 	defer st.Close()
 	storeRunning(b, st, n, epoch)
-	clock := NewFakeClock(epoch)
+	clock := fakeclock.New(epoch)
 	i := 0
 	for b.Loop() {
 		node := fmt.Sprint("n", i)

@@ -11,6 +11,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -57,7 +58,7 @@ func newCluster(t *testing.T, url string, n int, configure func(i int, c *Cluste
 		if configure != nil {
 			configure(i, &cfg, &hooks)
 		}
-		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed}, Cluster: &cfg}, hooks)
+		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed}, Cluster: &cfg}, hooks)
 		if err != nil {
 			t.Fatalf("node %s: %v", nd.name, err)
 		}

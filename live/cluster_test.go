@@ -12,6 +12,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store/storetest"
 )
 
@@ -231,7 +232,7 @@ func TestClusterCutOff(t *testing.T) {
 		nd := &node{name: fmt.Sprint("n", i)}
 		c.url = url
 		nd.st = c.openStore()
-		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
+		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed},
 			Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4}}, Hooks{})
 		if err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"bullshit/engine"
 	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 )
 
@@ -32,7 +33,7 @@ func openStore(t testing.TB) *store.Store {
 type fixture struct {
 	t     testing.TB
 	ctx   context.Context
-	clock *FakeClock
+	clock *fakeclock.Clock
 	st    *store.Store
 	m     *Manager
 	pub   *recorder
@@ -44,7 +45,7 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	f := &fixture{t: t, ctx: context.Background(), clock: NewFakeClock(epoch), st: openStore(t), pub: newRecorder()}
+	f := &fixture{t: t, ctx: context.Background(), clock: fakeclock.New(epoch), st: openStore(t), pub: newRecorder()}
 	f.m = f.open(f.st)
 	return f
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/internal/ratelimit"
 	"bullshit/naming"
 	"bullshit/store"
@@ -18,7 +19,7 @@ import (
 // Config configures a Manager. Store is *store.Store in production.
 type Config struct {
 	Store  *store.Store
-	Clock  Clock // nil means the real clock
+	Clock  clocks.Clock // nil means the real clock
 	Logger *slog.Logger
 	// MaxOpen caps the tables waiting for players, and MaxOpenPerAddress
 	// those opened from one address (CreateRequest.Address); zero takes
@@ -81,7 +82,7 @@ const writeTimeout = 15 * time.Second
 type Manager struct {
 	st    storage
 	hooks Hooks
-	clock Clock
+	clock clocks.Clock
 	log   *slog.Logger
 	stats stats
 
@@ -135,7 +136,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 		tablesDone: make(chan struct{}), finished: newFinished(finishedGames),
 		open: newOpenCaps(cfg.MaxOpen, cfg.MaxOpenPerAddress)}
 	if m.clock == nil {
-		m.clock = RealClock{}
+		m.clock = clocks.Real{}
 	}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)

@@ -11,6 +11,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store"
 )
 
@@ -55,7 +56,7 @@ func TestClusterMoveStoredAsTheLeaseLapsesIsNotAnsweredMoved(t *testing.T) {
 	c.nodes = []*node{nd}
 	defer c.close()
 	st := &lapsingStore{Store: nd.st, frozen: &nd.frozen}
-	m, err := startManager(c.ctx, Config{Clock: ScaledClock{Speed: clusterSpeed},
+	m, err := startManager(c.ctx, Config{Clock: clocks.Scaled{Speed: clusterSpeed},
 		Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}}, st, Hooks{})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -39,7 +40,7 @@ func TestLostCommitOnPostgresIsSettled(t *testing.T) {
 		t.Cleanup(func() { st.Close() })
 		return st
 	}
-	f := &fixture{t: t, ctx: ctx, clock: NewFakeClock(epoch), pub: newRecorder()}
+	f := &fixture{t: t, ctx: ctx, clock: fakeclock.New(epoch), pub: newRecorder()}
 	f.captureLogs()
 	through := open(proxy.URL(direct))
 	// The test reads the store directly, around the proxy.
@@ -118,7 +119,7 @@ func TestPersonMoveCutAfterItsCommitOnPostgres(t *testing.T) {
 				t.Cleanup(func() { st.Close() })
 				return st
 			}
-			f := &fixture{t: t, ctx: ctx, clock: NewFakeClock(epoch), pub: newRecorder()}
+			f := &fixture{t: t, ctx: ctx, clock: fakeclock.New(epoch), pub: newRecorder()}
 			f.captureLogs()
 			through := open(proxy.URL(direct))
 			f.st = open(direct)

@@ -11,6 +11,7 @@ import (
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store"
 )
 
@@ -108,7 +109,7 @@ type table struct {
 	// ratings are the accounts' rows as the finish stored them, for the
 	// result sheet.
 	ratings []game.RatingChange
-	timer   Timer
+	timer   clocks.Timer
 	// retryAt holds back the table's own writes after a store failure.
 	retryAt time.Time
 	// unknown is a write whose outcome the table has yet to settle; trouble

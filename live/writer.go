@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 
+	"bullshit/internal/clocks"
 	"bullshit/store"
 )
 
@@ -25,7 +26,7 @@ type writeReq struct {
 // batch is one action, so nothing waits for a batch to fill.
 type writer struct {
 	st    batchStore
-	clock Clock
+	clock clocks.Clock
 	timed *histogram
 	one   func(ctx context.Context, a store.Action) error
 	// context bounds one commit (see Manager.writeContext).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 )
 
@@ -48,7 +49,7 @@ func TestWriterGroupsQueuedActions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		st := &batches{bad: tt.bad}
-		w := &writer{st: st, one: st.one, clock: NewFakeClock(epoch), timed: &histogram{}, reqs: make(chan writeReq, tt.queued),
+		w := &writer{st: st, one: st.one, clock: fakeclock.New(epoch), timed: &histogram{}, reqs: make(chan writeReq, tt.queued),
 			context: func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }}
 		var reqs []writeReq
 		for seq := 1; seq <= tt.queued; seq++ {

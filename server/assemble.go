@@ -14,6 +14,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/live"
 	"bullshit/ops"
 	"bullshit/players"
@@ -99,12 +100,12 @@ type Site struct {
 //
 // The tables outlive ctx's cancellation: Close stops everything, in order.
 // The store stays the caller's, to close after Close.
-func Assemble(ctx context.Context, st *store.Store, clock live.Clock, logger *slog.Logger, s Settings) (*Site, error) {
+func Assemble(ctx context.Context, st *store.Store, clock clocks.Clock, logger *slog.Logger, s Settings) (*Site, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	if clock == nil {
-		clock = live.RealClock{}
+		clock = clocks.Real{}
 	}
 	// Build.
 	mesh, err := newMesh(ctx, st, s.Cluster, logger)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"bullshit/api"
-	"bullshit/live"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -26,7 +26,7 @@ func TestErrorsByPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	site, err := server.Assemble(ctx, st, live.NewFakeClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), nil, server.Settings{})
+	site, err := server.Assemble(ctx, st, fakeclock.New(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), nil, server.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

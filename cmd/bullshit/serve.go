@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"bullshit/internal/clocks"
 	"bullshit/internal/httpx"
-	"bullshit/live"
 	router "bullshit/server"
 	"bullshit/store"
 	"bullshit/web"
@@ -101,9 +101,9 @@ func serve(ctx context.Context, args []string) error {
 	defer st.Close()
 	logger.Info("store open", "dialect", st.Dialect())
 
-	var clock live.Clock = live.RealClock{}
+	var clock clocks.Clock = clocks.Real{}
 	if *speed != 1 {
-		clock = live.ScaledClock{Speed: *speed}
+		clock = clocks.Scaled{Speed: *speed}
 		logger.Warn("the tables' clocks run fast", "speed", *speed)
 	}
 	// The tables and the streams outlive the signal: they are stopped in
