@@ -323,7 +323,7 @@ func (m *Manager) elsewhere(ctx context.Context, id string) error {
 
 // Owner is the node the store says holds game id (or last held it, when
 // its status says it is over; "" on a single server) and the game's
-// status. A game that does not exist is refused as CodeNotFound.
+// status. A game that does not exist is refused as errcode.NotFound.
 func (m *Manager) Owner(ctx context.Context, id string) (node string, status game.Status, err error) {
 	g, _, err := m.st.Game(ctx, id)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/internal/clocks"
 	"bullshit/internal/clocks/fakeclock"
@@ -145,8 +146,8 @@ func TestClusterFencedRequestMoved(t *testing.T) {
 	if _, err := c.check.DB().ExecContext(c.ctx, "UPDATE games SET owner = 'elsewhere', epoch = epoch + 1 WHERE id = ?", id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeMoved) {
-		t.Fatalf("join after the game moved: got %v, want %s", err, game.CodeMoved)
+	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); codeOf(err) != string(errcode.Moved) {
+		t.Fatalf("join after the game moved: got %v, want %s", err, errcode.Moved)
 	}
 	if nd.m.Runs(id) {
 		t.Errorf("the node still runs the table after its write was fenced")

@@ -10,6 +10,7 @@ import (
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/internal/clocks"
 	"bullshit/store"
@@ -90,7 +91,7 @@ func TestClusterMoveStoredAsTheLeaseLapsesIsNotAnsweredMoved(t *testing.T) {
 	if len(stored) <= n || stored[n].Action.Seat != 0 || stored[n].Action.No != play.No {
 		t.Fatalf("got %+v after the log's %d actions, want the person's move the lapsing write committed", stored[n:], n)
 	}
-	if got, want := codeOf(err), string(game.CodeUnknown); got != want {
+	if got, want := codeOf(err), string(errcode.Unknown); got != want {
 		t.Fatalf("got %v (code %q) for a move stored as the lease lapsed, want code %q", err, got, want)
 	}
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/game"
+	"bullshit/errcode"
 	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -99,7 +99,7 @@ func TestPersonMoveCutAfterItsCommitOnPostgres(t *testing.T) {
 		down bool // the database stays out of reach after the cut
 		want string
 	}{
-		{"database out of reach after the cut", true, string(game.CodeUnknown)},
+		{"database out of reach after the cut", true, string(errcode.Unknown)},
 		{"database back at once", false, ""},
 	}
 	for _, tt := range tests {

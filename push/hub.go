@@ -15,6 +15,7 @@ import (
 	"github.com/r3labs/sse/v2"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -404,10 +405,10 @@ func (h *Hub) unsubscribed(name string, _ *sse.Subscriber) {
 }
 
 var (
-	errShuttingDown = &game.Error{Code: game.CodeUnavailable, Message: "The server is shutting down: try again in a moment."}
-	errGameClosed   = &game.Error{Code: game.CodeConflict, Message: "The game is over."}
-	errNoFormat     = &game.Error{Code: game.CodeInvalid, Message: "No such stream format."}
-	errNoLobby      = &game.Error{Code: game.CodeNotFound, Message: "There is no lobby stream."}
+	errShuttingDown = &game.Error{Code: errcode.Unavailable, Message: "The server is shutting down: try again in a moment."}
+	errGameClosed   = &game.Error{Code: errcode.Conflict, Message: "The game is over."}
+	errNoFormat     = &game.Error{Code: errcode.Invalid, Message: "No such stream format."}
+	errNoLobby      = &game.Error{Code: errcode.NotFound, Message: "There is no lobby stream."}
 )
 
 // attach records a new subscriber with the event it starts from and makes

@@ -15,6 +15,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/internal/httpx"
 	"bullshit/naming"
@@ -223,7 +224,7 @@ func isRefusal(err error) bool {
 		le *game.Error
 		ne *naming.Error
 	)
-	return errors.As(err, &pe) || errors.As(err, &ee) || errors.As(err, &ne) || (errors.As(err, &le) && le.Code != game.CodeUnavailable)
+	return errors.As(err, &pe) || errors.As(err, &ee) || errors.As(err, &ne) || (errors.As(err, &le) && le.Code != errcode.Unavailable)
 }
 
 func badForm(msg string) error {
