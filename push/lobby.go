@@ -34,7 +34,7 @@ func (h *Hub) noteTable(id string, s game.Summary) bool {
 }
 
 // NoteTable is told of a change to a table another node runs, which may
-// show in the lobby's lists (see Config.Lobbied).
+// show in the lobby's lists (see Hooks.Lobbied).
 func (h *Hub) NoteTable(game string, s game.Summary) { h.noteTable(game, s) }
 
 // sendLobby renders the lobby's lists once, if they changed and anyone
