@@ -55,6 +55,8 @@ lint:
 	 if [ -n "$$deps" ]; then echo "the API client imports more than the engine and the standard library:"; echo "$$deps"; exit 1; fi
 	@deps=$$($(GO) list -deps ./web | grep '^bullshit/api\(/\|$$\)'); \
 	 if [ -n "$$deps" ]; then echo "the pages import the API (what both need is in internal/httpx):"; echo "$$deps"; exit 1; fi
+	@deps=$$($(GO) list -deps ./cmd/... | grep '^bullshit/internal/clocks/fakeclock$$'); \
+	 if [ -n "$$deps" ]; then echo "a command imports the tests' clock (fakeclock)"; exit 1; fi
 	@for p in store players cluster api web push; do \
 	   if $(GO) list -deps ./$$p | grep -q '^bullshit/live$$'; then echo "$$p imports the tables' runtime (live): what it needs of a game is in game/"; exit 1; fi; done
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/players"
 )
@@ -19,9 +20,9 @@ type Players interface {
 const accountKey = "account"
 
 var (
-	errNoAccountToken = &game.Error{Code: game.CodeUnauthorized,
+	errNoAccountToken = &game.Error{Code: errcode.Unauthorized,
 		Message: "This needs an account's API token: send it as \"Authorization: Bearer " + players.TokenPrefix + "...\"."}
-	errNoAccounts = &game.Error{Code: game.CodeUnauthorized, Message: "This server doesn't take account tokens."}
+	errNoAccounts = &game.Error{Code: errcode.Unauthorized, Message: "This server doesn't take account tokens."}
 )
 
 // withAccount requires an account's API token and sets its account.

@@ -11,14 +11,15 @@ import (
 	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/engine"
-	"bullshit/live"
-	"bullshit/push"
+	"bullshit/server"
 	"bullshit/store"
 )
 
-// BenchmarkActionToEvent measures, on localhost with the real store (SQLite,
-// or PostgreSQL as in the tests) and the real clock, how long after a move is sent its change arrives on an HTTP
-// subscriber's event stream (a spectator's). The figures include the request,
+// BenchmarkActionToEvent measures, on localhost with the server as
+// server.Assemble builds it (the router, the push and the store: SQLite, or
+// PostgreSQL as in the tests) and the real clock, how long after a move is
+// sent its change arrives on an HTTP subscriber's event stream (a
+// spectator's). The figures include the request,
 // storing the action and the push; p50 and p99 are reported, with the p99 of
 // the move's own answer beside them to tell the store's share from the push's.
 func BenchmarkActionToEvent(b *testing.B) {
@@ -28,24 +29,22 @@ func BenchmarkActionToEvent(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer st.Close()
-	hub := push.New(push.Config{Formats: map[string]push.Encoder{api.FormatJSON: api.JSONEncoder}})
-	runCtx, stop := context.WithCancel(ctx)
-	mgr, err := live.New(runCtx, live.Config{Store: st, Publisher: hub})
+	// The server as serve builds it: its router, push and store.
+	unlimited := api.Rate{PerSecond: 1e9, Burst: 1e9}
+	site, err := server.Assemble(ctx, st, nil, nil, server.Settings{PerAddress: unlimited, PerToken: unlimited})
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := mgr.StartTables(); err != nil {
-		b.Fatal(err)
-	}
-	unlimited := api.Rate{PerSecond: 1e9, Burst: 1e9}
-	srv := httptest.NewServer(api.New(api.Config{Games: mgr, Hub: hub, PerAddress: unlimited, PerToken: unlimited}))
+	srv := httptest.NewServer(site.Handler)
+	runCtx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { hub.Run(runCtx) })
 	defer func() {
 		stop()
 		wg.Wait()
 		srv.Close()
-		_ = mgr.Close(ctx)
+		if err := site.Close(ctx); err != nil {
+			b.Error(err)
+		}
 	}()
 
 	var (

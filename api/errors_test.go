@@ -12,6 +12,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -28,12 +29,12 @@ func TestProblem(t *testing.T) {
 		{"stale", &engine.Error{Code: engine.CodeStale, Message: "Too late."}, 409, "stale", true},
 		{"over", &engine.Error{Code: engine.CodeOver, Message: "The game is over."}, 409, "over", true},
 		{"bad options", &engine.Error{Code: engine.CodeBadOptions, Message: "A table seats 3 to 10 players."}, 422, "bad_options", true},
-		{"not found", &game.Error{Code: game.CodeNotFound, Message: "No such game."}, 404, "not_found", true},
-		{"no token", &game.Error{Code: game.CodeUnauthorized, Message: "No token."}, 401, "unauthorized", true},
-		{"not host", &game.Error{Code: game.CodeForbidden, Message: "Only the host."}, 403, "forbidden", true},
-		{"full", &game.Error{Code: game.CodeConflict, Message: "The table is full."}, 409, "conflict", true},
-		{"invalid", &game.Error{Code: game.CodeInvalid, Message: "Too long."}, 400, "invalid", true},
-		{"unavailable", &game.Error{Code: game.CodeUnavailable, Message: "Shutting down."}, 503, "unavailable", true},
+		{"not found", &game.Error{Code: errcode.NotFound, Message: "No such game."}, 404, "not_found", true},
+		{"no token", &game.Error{Code: errcode.Unauthorized, Message: "No token."}, 401, "unauthorized", true},
+		{"not host", &game.Error{Code: errcode.Forbidden, Message: "Only the host."}, 403, "forbidden", true},
+		{"full", &game.Error{Code: errcode.Conflict, Message: "The table is full."}, 409, "conflict", true},
+		{"invalid", &game.Error{Code: errcode.Invalid, Message: "Too long."}, 400, "invalid", true},
+		{"unavailable", &game.Error{Code: errcode.Unavailable, Message: "Shutting down."}, 503, "unavailable", true},
 		{"rate limited", tooFast(3), 429, "rate_limited", true},
 		{"too large", errTooLarge, 413, "too_large", true},
 		{"wrapped", fmt.Errorf("acting: %w", &engine.Error{Code: engine.CodeStale, Message: "Too late."}), 409, "stale", true},

@@ -8,6 +8,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/live"
 	"bullshit/naming"
 	"bullshit/store"
@@ -99,7 +100,7 @@ func TestABrokenGameSaysSo(t *testing.T) {
 	w := newWorld(t, worldOptions{prepare: func(st *store.Store) {
 		ctx, stop := context.WithCancel(context.Background())
 		defer stop()
-		m, err := live.New(ctx, live.Config{Store: st, Clock: live.NewFakeClock(time.Date(2026, 3, 1, 11, 0, 0, 0, time.UTC))})
+		m, err := live.New(ctx, live.Config{Store: st, Clock: fakeclock.New(time.Date(2026, 3, 1, 11, 0, 0, 0, time.UTC))})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/engine"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/internal/httpx"
 	"bullshit/live"
 	"bullshit/players"
@@ -32,7 +33,7 @@ import (
 // pages) behind an httptest server.
 type world struct {
 	t     *testing.T
-	clock *live.FakeClock
+	clock *fakeclock.Clock
 	mgr   *live.Manager
 	hub   *push.Hub
 	srv   *httptest.Server
@@ -69,7 +70,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &world{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
+	w := &world{t: t, clock: fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))}
 	if o.prepare != nil {
 		o.prepare(st)
 	}

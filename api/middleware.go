@@ -68,7 +68,7 @@ func tooFast(wait int) error {
 // seatKey is the context key a handler reads its seat by.
 const seatKey = "seat"
 
-var errNoToken = &game.Error{Code: game.CodeUnauthorized, Message: "This needs your seat's token: send it as \"Authorization: Bearer <token>\"."}
+var errNoToken = &game.Error{Code: errcode.Unauthorized, Message: "This needs your seat's token: send it as \"Authorization: Bearer <token>\"."}
 
 // seated requires a token for the game and sets the seat it acts for.
 func (s *Server) seated(next echo.HandlerFunc) echo.HandlerFunc {
@@ -159,7 +159,7 @@ func bearer(c echo.Context, query bool) (string, error) {
 	return strings.TrimSpace(token), nil
 }
 
-var errBadAuthHeader = &game.Error{Code: game.CodeUnauthorized, Message: "Send the token as \"Authorization: Bearer <token>\"."}
+var errBadAuthHeader = &game.Error{Code: errcode.Unauthorized, Message: "Send the token as \"Authorization: Bearer <token>\"."}
 
 // seatOf is the seat the request acts for, as seated or maybeSeated set it.
 // A route registered without either has none, and fails closed: falling back

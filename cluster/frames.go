@@ -58,7 +58,7 @@ const firstRead = 200 * time.Millisecond
 // Frames is the node's game.Publisher: it hands every frame of the tables
 // it runs to the local hub, and publishes it on the seat's subject stamped
 // (game, epoch, revision) for the nodes where someone follows that seat.
-// While the hub has a stream for a game and seat (see push.Config's Watch),
+// While the hub has a stream for a game and seat (see push.Hooks' Watch),
 // it follows that seat's subject and hands the hub what is newer than what
 // it had; a gap, a new epoch or a quiet spell makes it read the seat's
 // frame afresh through Tables. So a lost message costs only time.

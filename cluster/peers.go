@@ -54,15 +54,16 @@ type Peers struct {
 	// one slow answer doesn't take it out.
 	err    error
 	misses int
-	done   chan struct{}
+	// done is closed once the checks have stopped; nil until Start.
+	done chan struct{}
 }
 
 // errNotChecked: the first check hasn't finished.
 var errNotChecked = errors.New("cluster: the peers haven't been checked yet")
 
-// StartPeers answers other nodes' checks of this node and checks them,
-// until ctx ends; Wait waits for that.
-func StartPeers(ctx context.Context, cfg PeersConfig) (*Peers, error) {
+// NewPeers makes a node's Peers, out of the mesh until Start's first check
+// finds it in.
+func NewPeers(cfg PeersConfig) *Peers {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -72,14 +73,19 @@ func StartPeers(ctx context.Context, cfg PeersConfig) (*Peers, error) {
 	if cfg.Wait <= 0 {
 		cfg.Wait = DefaultPeersWait
 	}
-	p := &Peers{cfg: cfg, err: errNotChecked, done: make(chan struct{})}
-	sub, err := cfg.Conn.Subscribe(nodeSubject(cfg.Node), func(m *nats.Msg) { _ = m.Respond(nil) })
+	return &Peers{cfg: cfg, err: errNotChecked}
+}
+
+// Start answers other nodes' checks of this node and checks them, until
+// ctx ends; Wait waits for that. Call it once.
+func (p *Peers) Start(ctx context.Context) error {
+	sub, err := p.cfg.Conn.Subscribe(nodeSubject(p.cfg.Node), func(m *nats.Msg) { _ = m.Respond(nil) })
 	if err != nil {
-		return nil, fmt.Errorf("cluster: answering the peers' checks: %w", err)
+		return fmt.Errorf("cluster: answering the peers' checks: %w", err)
 	}
-	p.sub = sub
+	p.sub, p.done = sub, make(chan struct{})
 	go p.run(ctx)
-	return p, nil
+	return nil
 }
 
 // nodeSubject is where node answers its peers' checks.
@@ -95,8 +101,13 @@ func (p *Peers) Ready() error {
 // In reports whether the node is in the mesh.
 func (p *Peers) In() bool { return p.Ready() == nil }
 
-// Wait waits until the checks have stopped, after their context ended.
-func (p *Peers) Wait() { <-p.done }
+// Wait waits until the checks have stopped, after their context ended; at
+// once if they never started. Call it from Start's caller, after Start.
+func (p *Peers) Wait() {
+	if p.done != nil {
+		<-p.done
+	}
+}
 
 func (p *Peers) run(ctx context.Context) {
 	defer close(p.done)

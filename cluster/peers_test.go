@@ -60,8 +60,8 @@ func TestPeersFindAnIsland(t *testing.T) {
 	liveNodes := func(context.Context) ([]store.LiveNode, error) { return alive, nil }
 	start := func(name string, n *NATS) *Peers {
 		ctx, cancel := context.WithCancel(t.Context())
-		p, err := StartPeers(ctx, PeersConfig{Node: name, Conn: n.Conn, Live: liveNodes, Every: 20 * time.Millisecond, Wait: 200 * time.Millisecond})
-		if err != nil {
+		p := NewPeers(PeersConfig{Node: name, Conn: n.Conn, Live: liveNodes, Every: 20 * time.Millisecond, Wait: 200 * time.Millisecond})
+		if err := p.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { cancel(); p.Wait() })

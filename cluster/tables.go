@@ -104,11 +104,6 @@ func NewTables(ctx context.Context, cfg TablesConfig) *Tables {
 		patience: cfg.Patience, settle: cfg.Settle, ctx: ctx, subs: make(map[string]*nats.Subscription)}
 }
 
-// SetManager gives the Tables their Manager, before any call: the
-// Manager publishes to the Frames that read through the Tables, so one of
-// the three is made without the next.
-func (t *Tables) SetManager(m Local) { t.m = m }
-
 // Watch is live.Cluster's Watch: the node answers for a game while its
 // Manager runs the table.
 func (t *Tables) Watch(game string, running bool) {
@@ -131,7 +126,8 @@ func (t *Tables) Watch(game string, running bool) {
 	}
 }
 
-// runs reports whether this node runs game id now.
+// runs reports whether this node runs game id now (never, for Tables
+// without a Local: a test's, that only sends calls).
 func (t *Tables) runs(id string) bool { return t.m != nil && t.m.Runs(id) }
 
 // Stats are the calls sent to other nodes, the tries repeated and the

@@ -11,6 +11,7 @@ import (
 	"bullshit/engine"
 	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/live"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -20,7 +21,7 @@ import (
 // its Manager, Tables and Frames (over a hub that records what it is
 // given) and an embedded NATS server routed to the other.
 type pair struct {
-	clock  *live.FakeClock
+	clock  *fakeclock.Clock
 	tables [2]*Tables
 	frames [2]*Frames
 	mgrs   [2]*live.Manager
@@ -34,7 +35,7 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 		t.Skipf("%s is not set to a PostgreSQL URL: two nodes share one database", storetest.PostgresEnv)
 	}
 	url := storetest.PostgresURL(t)
-	p := &pair{clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), nodes: startMesh(t, 2)}
+	p := &pair{clock: fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), nodes: startMesh(t, 2)}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	for i := range 2 {
@@ -43,15 +44,15 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 			t.Fatal(err)
 		}
 		p.hubs[i] = newRecorder()
-		p.tables[i] = NewTables(ctx, TablesConfig{Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
-		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
-			Epoch: StoreEpoch(st), Interested: p.nodes[i].Interested()})
-		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock, Publisher: p.frames[i],
-			Cluster: &live.Cluster{Node: fmt.Sprintf("n%d", i), Lease: 5 * time.Second, Watch: p.tables[i].Watch}})
+		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock,
+			Cluster: &live.Cluster{Node: fmt.Sprintf("n%d", i), Lease: 5 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.tables[i].SetManager(m)
+		p.tables[i] = NewTables(ctx, TablesConfig{Local: m, Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
+		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
+			Epoch: StoreEpoch(st), Interested: p.nodes[i].Interested()})
+		m.Connect(live.Hooks{Publisher: p.frames[i], Watch: p.tables[i].Watch})
 		p.mgrs[i] = m
 		if err := m.StartTables(); err != nil {
 			t.Fatal(err)

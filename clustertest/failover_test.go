@@ -14,7 +14,7 @@ import (
 	"bullshit/api/client"
 	"bullshit/engine"
 	"bullshit/engine/bot"
-	"bullshit/live"
+	"bullshit/internal/clocks"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -97,7 +97,7 @@ func TestFailover(t *testing.T) {
 	own := newOwners(st.DB().DB)
 	wg.Go(func() { own.run(ctx, 50*time.Millisecond) })
 	// The tables' clock, to turn a stored action's time into real time.
-	scaled := live.ScaledClock{Speed: speed}
+	scaled := clocks.Scaled{Speed: speed}
 	realRef, scaledRef := time.Now(), scaled.Now()
 	wall := func(at time.Time) time.Time { return realRef.Add(time.Duration(float64(at.Sub(scaledRef)) / speed)) }
 

@@ -22,8 +22,8 @@ import (
 // codes are in the table though the engine imports nothing of the server's.
 type Code = engine.Code
 
-// The codes outside the engine's. live and players name the ones they
-// refuse with as their own constants.
+// The codes outside the engine's, spelt so by every package that refuses
+// with them.
 const (
 	NotFound     Code = "not_found"    // no such game, account, token or page
 	Unauthorized Code = "unauthorized" // no token or session, or the wrong one

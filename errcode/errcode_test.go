@@ -35,22 +35,6 @@ func TestEveryCodeHasStatusAndMessage(t *testing.T) {
 		{"engine.CodeStale", engine.CodeStale},
 		{"engine.CodeOver", engine.CodeOver},
 		{"engine.CodeBadOptions", engine.CodeBadOptions},
-		{"game.CodeNotFound", game.CodeNotFound},
-		{"game.CodeUnauthorized", game.CodeUnauthorized},
-		{"game.CodeForbidden", game.CodeForbidden},
-		{"game.CodeConflict", game.CodeConflict},
-		{"game.CodeInvalid", game.CodeInvalid},
-		{"game.CodeUnavailable", game.CodeUnavailable},
-		{"game.CodeBroken", game.CodeBroken},
-		{"game.CodeTooManyTables", game.CodeTooManyTables},
-		{"game.CodeLobbyFull", game.CodeLobbyFull},
-		{"game.CodeMoved", game.CodeMoved},
-		{"game.CodeUnknown", game.CodeUnknown},
-		{"players.CodeInvalid", players.CodeInvalid},
-		{"players.CodeConflict", players.CodeConflict},
-		{"players.CodeUnauthorized", players.CodeUnauthorized},
-		{"players.CodeNotFound", players.CodeNotFound},
-		{"players.CodeThrottled", players.CodeThrottled},
 	}
 	for _, c := range errcode.Codes() {
 		named = append(named, struct {
@@ -176,9 +160,9 @@ func TestOf(t *testing.T) {
 		ok   bool
 	}{
 		{"engine", &engine.Error{Code: engine.CodeStale, Message: "Too late."}, engine.CodeStale, "Too late.", true},
-		{"live", &game.Error{Code: game.CodeNotFound, Message: "No such game."}, errcode.NotFound, "No such game.", true},
-		{"players", &players.Error{Code: players.CodeThrottled, Message: "Wait."}, errcode.RateLimited, "Wait.", true},
-		{"wrapped", fmt.Errorf("joining: %w", &game.Error{Code: game.CodeConflict, Message: "The table is full."}), errcode.Conflict, "The table is full.", true},
+		{"live", &game.Error{Code: errcode.NotFound, Message: "No such game."}, errcode.NotFound, "No such game.", true},
+		{"players", &players.Error{Code: errcode.RateLimited, Message: "Wait."}, errcode.RateLimited, "Wait.", true},
+		{"wrapped", fmt.Errorf("joining: %w", &game.Error{Code: errcode.Conflict, Message: "The table is full."}), errcode.Conflict, "The table is full.", true},
 		{"plain", errors.New("disk on fire"), "", "", false},
 		{"nil", nil, "", "", false},
 	}
@@ -208,10 +192,10 @@ func TestRetryAfter(t *testing.T) {
 		want int
 	}{
 		{"a rate limit in whole seconds", &httpx.Error{Code: errcode.RateLimited, Wait: 3 * time.Second}, 3},
-		{"part of a second rounds up", &players.Error{Code: players.CodeThrottled, Wait: 1500 * time.Millisecond}, 2},
-		{"wrapped", fmt.Errorf("signing in: %w", &players.Error{Code: players.CodeThrottled, Wait: time.Minute}), 60},
+		{"part of a second rounds up", &players.Error{Code: errcode.RateLimited, Wait: 1500 * time.Millisecond}, 2},
+		{"wrapped", fmt.Errorf("signing in: %w", &players.Error{Code: errcode.RateLimited, Wait: time.Minute}), 60},
 		{"a refusal with no wait", &httpx.Error{Code: errcode.TooLarge}, 0},
-		{"a refusal that never waits", &game.Error{Code: game.CodeConflict}, 0},
+		{"a refusal that never waits", &game.Error{Code: errcode.Conflict}, 0},
 		{"no refusal", errors.New("disk on fire"), 0},
 		{"nil", nil, 0},
 	}

@@ -141,40 +141,10 @@ type Publisher interface {
 	Close(game string)
 }
 
-// Code classifies a refused request that is not a move (those are
-// *engine.Error); errcode maps every code to a status in one table.
-type Code = errcode.Code
-
-// The codes of refused requests.
-const (
-	CodeNotFound     = errcode.NotFound     // no such game
-	CodeUnauthorized = errcode.Unauthorized // no token, or not one of this game's
-	CodeForbidden    = errcode.Forbidden    // a token for another seat, or not the host
-	CodeConflict     = errcode.Conflict     // the game is full, already started, or over
-	CodeInvalid      = errcode.Invalid      // a request out of range (a name too long)
-	CodeUnavailable  = errcode.Unavailable  // the server is shutting down
-	// CodeBroken: a fault on the server's side stopped the game's table.
-	CodeBroken = errcode.Broken
-	// CodeTooManyTables: the address has as many tables waiting for
-	// players as it may (Config.MaxOpenPerAddress).
-	CodeTooManyTables = errcode.TooManyTables
-	// CodeLobbyFull: the server has as many tables waiting for players as
-	// it holds (Config.MaxOpen).
-	CodeLobbyFull = errcode.LobbyFull
-	// CodeMoved: in a cluster, the game's table moved to another node; the
-	// request is safe to make again.
-	CodeMoved = errcode.Moved
-	// CodeBusy: the node is full (see live's capacity); the refusal says
-	// how long to wait.
-	CodeBusy = errcode.Busy
-	// CodeUnknown: a write whose outcome is unknown (see errUnknown).
-	CodeUnknown = errcode.Unknown
-)
-
 // Error is a refused request, with a message for the person to read, and
 // for a refusal that will pass, how long to wait before asking again.
 type Error struct {
-	Code    Code
+	Code    errcode.Code
 	Message string
 	Wait    time.Duration
 }
@@ -186,4 +156,4 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) RetryAfter() time.Duration { return e.Wait }
 
 // ErrorCode is the refusal's code, for errcode's table.
-func (e *Error) ErrorCode() Code { return e.Code }
+func (e *Error) ErrorCode() errcode.Code { return e.Code }

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -103,7 +104,7 @@ func (c *capacity) roll(now time.Time) {
 }
 
 // errBusy refuses a new table or a join at a full node.
-var errBusy = &game.Error{Code: game.CodeBusy, Wait: CapacityWindow,
+var errBusy = &game.Error{Code: errcode.Busy, Wait: CapacityWindow,
 	Message: "The server is busy: try again in a few seconds."}
 
 // admit refuses what would add to a full node's load, counting the refusal.

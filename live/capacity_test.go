@@ -82,7 +82,7 @@ func TestAFullNodeRefusesNewTablesAndKeepsItsOwn(t *testing.T) {
 	const limit = 100 * time.Millisecond
 	f := newFixture(t)
 	f.m.Close(f.ctx)
-	m, err := startManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, MaxLateness: limit}, f.st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock, MaxLateness: limit}, f.st, Hooks{Publisher: f.pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestAFullNodeRefusesNewTablesAndKeepsItsOwn(t *testing.T) {
 	_, createErr := m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Bea", FillBots: true})
 	_, joinErr := m.Join(f.ctx, waiting, "Cal", 0)
 	for what, err := range map[string]error{"a new table": createErr, "a join": joinErr} {
-		if got := codeOf(err); got != string(game.CodeBusy) {
+		if got := codeOf(err); got != string(errcode.Busy) {
 			t.Errorf("%s at a full node: got %q (%v), want busy", what, got, err)
 		}
 		if got, want := errcode.RetryAfter(err), int(CapacityWindow/time.Second); got != want {

@@ -85,7 +85,7 @@ func (l *lease) claimNow() {
 // claimOrphans claims orphaned games while the node serves, a batch at a
 // time, and starts their tables.
 func (m *Manager) claimOrphans(ctx context.Context) error {
-	for m.cl.mayClaim() {
+	for m.mayClaim() {
 		claims, err := m.cl.st.ClaimOrphans(ctx, m.cl.cfg.Node, claimBatch)
 		if err != nil {
 			return fmt.Errorf("live: claim orphaned games: %w", err)
@@ -323,7 +323,7 @@ func (m *Manager) elsewhere(ctx context.Context, id string) error {
 
 // Owner is the node the store says holds game id (or last held it, when
 // its status says it is over; "" on a single server) and the game's
-// status. A game that does not exist is refused as CodeNotFound.
+// status. A game that does not exist is refused as errcode.NotFound.
 func (m *Manager) Owner(ctx context.Context, id string) (node string, status game.Status, err error) {
 	g, _, err := m.st.Game(ctx, id)
 	if err != nil {

@@ -12,7 +12,10 @@ import (
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/internal/clocks"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -31,7 +34,7 @@ func TestClusterNeedsPostgres(t *testing.T) {
 		{"sqlite", Cluster{Node: "a", Lease: time.Second}, store.ErrSingleNode.Error()},
 	}
 	for _, tt := range tests {
-		m, err := startNew(context.Background(), Config{Store: st, Cluster: &tt.cluster})
+		m, err := startNew(context.Background(), Config{Store: st, Cluster: &tt.cluster}, Hooks{})
 		if err == nil {
 			m.Close(context.Background())
 			t.Errorf("%s: got no error, want %q", tt.name, tt.want)
@@ -91,15 +94,15 @@ func TestClusterLapseTakesBack(t *testing.T) {
 func TestClusterRestartTakesBack(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 1, func(_ int, cfg *Cluster) { cfg.Lease = time.Minute })
+	c := newCluster(t, url, 1, func(_ int, cfg *Cluster, hooks *Hooks) { cfg.Lease = time.Minute })
 	defer c.close()
 	nd := c.nodes[0]
 	games := c.botGames(nd, 2)
 	if err := nd.m.Close(c.ctx); err != nil {
 		t.Fatal(err)
 	}
-	m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
-		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}})
+	m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed},
+		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}}, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +134,7 @@ func TestClusterRestartTakesBack(t *testing.T) {
 func TestClusterFencedRequestMoved(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 1, func(_ int, cfg *Cluster) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
+	c := newCluster(t, url, 1, func(_ int, cfg *Cluster, hooks *Hooks) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
 	defer c.close()
 	nd := c.nodes[0]
 	j, err := nd.m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ada"})
@@ -143,8 +146,8 @@ func TestClusterFencedRequestMoved(t *testing.T) {
 	if _, err := c.check.DB().ExecContext(c.ctx, "UPDATE games SET owner = 'elsewhere', epoch = epoch + 1 WHERE id = ?", id); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeMoved) {
-		t.Fatalf("join after the game moved: got %v, want %s", err, game.CodeMoved)
+	if _, err := nd.m.Join(c.ctx, id, "Bo", 0); codeOf(err) != string(errcode.Moved) {
+		t.Fatalf("join after the game moved: got %v, want %s", err, errcode.Moved)
 	}
 	if nd.m.Runs(id) {
 		t.Errorf("the node still runs the table after its write was fenced")
@@ -186,12 +189,12 @@ func BenchmarkClaim(b *testing.B) {
 	}
 	defer st.Close()
 	storeRunning(b, st, n, epoch)
-	clock := NewFakeClock(epoch)
+	clock := fakeclock.New(epoch)
 	i := 0
 	for b.Loop() {
 		node := fmt.Sprint("n", i)
 		i++
-		m, err := startNew(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}})
+		m, err := startNew(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}}, Hooks{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -227,9 +230,9 @@ func TestClusterOutOfMeshClaimsNothing(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var in atomic.Bool
-	c := newCluster(t, url, 2, func(i int, cfg *Cluster) {
+	c := newCluster(t, url, 2, func(i int, cfg *Cluster, hooks *Hooks) {
 		if i == 1 {
-			cfg.InMesh = in.Load
+			hooks.InMesh = in.Load
 		}
 	})
 	defer c.close()

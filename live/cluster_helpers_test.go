@@ -11,6 +11,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -43,8 +44,9 @@ type cluster struct {
 	check *store.Store
 }
 
-// newCluster starts n nodes; configure may change each node's Cluster.
-func newCluster(t *testing.T, url string, n int, configure func(i int, c *Cluster)) *cluster {
+// newCluster starts n nodes; configure may change each node's Cluster and
+// hooks.
+func newCluster(t *testing.T, url string, n int, configure func(i int, c *Cluster, h *Hooks)) *cluster {
 	t.Helper()
 	c := &cluster{t: t, ctx: context.Background(), url: url}
 	c.check = c.openStore()
@@ -52,10 +54,11 @@ func newCluster(t *testing.T, url string, n int, configure func(i int, c *Cluste
 		nd := &node{name: fmt.Sprint("n", i)}
 		nd.st = c.openStore()
 		cfg := Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}
+		var hooks Hooks
 		if configure != nil {
-			configure(i, &cfg)
+			configure(i, &cfg, &hooks)
 		}
-		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed}, Cluster: &cfg})
+		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed}, Cluster: &cfg}, hooks)
 		if err != nil {
 			t.Fatalf("node %s: %v", nd.name, err)
 		}

@@ -11,7 +11,9 @@ import (
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store/storetest"
 )
 
@@ -25,7 +27,7 @@ import (
 func TestClusterFailover(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 3, func(i int, cfg *Cluster) { cfg.IgnoreDeadline = i == 0 })
+	c := newCluster(t, url, 3, func(i int, cfg *Cluster, hooks *Hooks) { cfg.IgnoreDeadline = i == 0 })
 	defer c.close()
 	var games []string
 	mine := make([][]string, 3)
@@ -133,9 +135,9 @@ func TestClusterDrain(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var mu sync.Mutex
 	watched := []map[string]bool{{}, {}}
-	c := newCluster(t, url, 2, func(i int, cfg *Cluster) {
+	c := newCluster(t, url, 2, func(i int, cfg *Cluster, hooks *Hooks) {
 		cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute
-		cfg.Watch = func(game string, running bool) {
+		hooks.Watch = func(game string, running bool) {
 			mu.Lock()
 			defer mu.Unlock()
 			watched[i][game] = running
@@ -161,8 +163,8 @@ func TestClusterDrain(t *testing.T) {
 	if err := from.m.Ready(); err == nil {
 		t.Errorf("Ready of the drained node: got nil, want an error")
 	}
-	if _, err := from.m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Bo"}); codeOf(err) != string(game.CodeUnavailable) {
-		t.Errorf("create on the drained node: got %v, want %s", err, game.CodeUnavailable)
+	if _, err := from.m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Bo"}); codeOf(err) != string(errcode.Unavailable) {
+		t.Errorf("create on the drained node: got %v, want %s", err, errcode.Unavailable)
 	}
 	to.m.ClaimNow()
 	c.await("the peer running every table", 15*time.Second, func() bool {
@@ -196,14 +198,14 @@ func TestClusterDrain(t *testing.T) {
 		return true
 	})
 	// A move asked of the drained node is answered "moved".
-	if _, err := from.m.Act(c.ctx, games[0], engine.Action{Kind: engine.ActPass, Seat: 1}); codeOf(err) != string(game.CodeMoved) {
-		t.Errorf("a move asked of the drained node: got %v, want %s", err, game.CodeMoved)
+	if _, err := from.m.Act(c.ctx, games[0], engine.Action{Kind: engine.ActPass, Seat: 1}); codeOf(err) != string(errcode.Moved) {
+		t.Errorf("a move asked of the drained node: got %v, want %s", err, errcode.Moved)
 	}
 	if node, status, err := from.m.Owner(c.ctx, games[0]); err != nil || node != to.name || status != game.StatusLive {
 		t.Errorf("Owner asked of the drained node: got %q %q %v, want %s live", node, status, err, to.name)
 	}
-	if _, _, err := from.m.Owner(c.ctx, "nope"); codeOf(err) != string(game.CodeNotFound) {
-		t.Errorf("Owner of no game: got %v, want %s", err, game.CodeNotFound)
+	if _, _, err := from.m.Owner(c.ctx, "nope"); codeOf(err) != string(errcode.NotFound) {
+		t.Errorf("Owner of no game: got %v, want %s", err, errcode.NotFound)
 	}
 	f, err := to.m.Frame(c.ctx, games[0], engine.Spectator)
 	if err != nil || f.Epoch != 2 {
@@ -231,8 +233,8 @@ func TestClusterCutOff(t *testing.T) {
 		nd := &node{name: fmt.Sprint("n", i)}
 		c.url = url
 		nd.st = c.openStore()
-		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: ScaledClock{Speed: clusterSpeed},
-			Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4}})
+		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed},
+			Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4}}, Hooks{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,36 +6,37 @@ import (
 	"log/slog"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
 
-func refuse(code game.Code, msg string) *game.Error { return &game.Error{Code: code, Message: msg} }
+func refuse(code errcode.Code, msg string) *game.Error { return &game.Error{Code: code, Message: msg} }
 
 var (
-	errNoGame     = refuse(game.CodeNotFound, "There's no game with that code.")
-	errNoToken    = refuse(game.CodeUnauthorized, "That isn't a seat's token for this game.")
-	errClosed     = refuse(game.CodeUnavailable, "The server is shutting down; try again in a moment.")
-	errNotStarted = refuse(game.CodeConflict, "The game hasn't started yet.")
-	errStarted    = refuse(game.CodeConflict, "The game has already started.")
-	errFull       = refuse(game.CodeConflict, "The table is full.")
-	errNotHost    = refuse(game.CodeForbidden, "Only the host can do that.")
-	errBotSeat    = refuse(game.CodeForbidden, "A bot plays this seat now.")
-	errNoSeat     = refuse(game.CodeInvalid, "There's no such seat at this table.")
-	errOverGame   = refuse(game.CodeConflict, "The game is over.")
-	errSeatMoved  = refuse(game.CodeConflict, "The seats were numbered afresh as the game started: look again.")
+	errNoGame     = refuse(errcode.NotFound, "There's no game with that code.")
+	errNoToken    = refuse(errcode.Unauthorized, "That isn't a seat's token for this game.")
+	errClosed     = refuse(errcode.Unavailable, "The server is shutting down; try again in a moment.")
+	errNotStarted = refuse(errcode.Conflict, "The game hasn't started yet.")
+	errStarted    = refuse(errcode.Conflict, "The game has already started.")
+	errFull       = refuse(errcode.Conflict, "The table is full.")
+	errNotHost    = refuse(errcode.Forbidden, "Only the host can do that.")
+	errBotSeat    = refuse(errcode.Forbidden, "A bot plays this seat now.")
+	errNoSeat     = refuse(errcode.Invalid, "There's no such seat at this table.")
+	errOverGame   = refuse(errcode.Conflict, "The game is over.")
+	errSeatMoved  = refuse(errcode.Conflict, "The seats were numbered afresh as the game started: look again.")
 	// errNotAMove: only the server resumes a game.
-	errNotAMove = refuse(game.CodeInvalid, "That isn't a move in this game.")
+	errNotAMove = refuse(errcode.Invalid, "That isn't a move in this game.")
 	// errMoved: in a cluster, the table left this node (see claims.go)
 	// before it stored anything the request asked for.
-	errMoved = refuse(game.CodeMoved, "The table moved to another server; try again.")
+	errMoved = refuse(errcode.Moved, "The table moved to another server; try again.")
 	// errUnsaved is a write that failed and is known not stored, or one
 	// refused as it waits behind a write still unsettled.
-	errUnsaved = refuse(game.CodeUnavailable, "The game couldn't be saved just now; try again.")
+	errUnsaved = refuse(errcode.Unavailable, "The game couldn't be saved just now; try again.")
 	// errUnknown is a write that may be stored: its answer was lost and the
 	// store couldn't be asked yet, or the table left this node after it.
 	// The table settles it by itself; the view then shows which it was.
-	errUnknown = refuse(game.CodeUnknown, "We couldn't tell whether that was saved: look at the game again before you move.")
+	errUnknown = refuse(errcode.Unknown, "We couldn't tell whether that was saved: look at the game again before you move.")
 	// errOver is a move at a game that has ended, refused as the engine
 	// refuses one.
 	errOver = &engine.Error{Code: engine.CodeOver, Message: "The game is over."}
@@ -58,7 +59,7 @@ func (m *Manager) fromStore(game string, err error) error {
 }
 
 func invalid(format string, args ...any) *game.Error {
-	return refuse(game.CodeInvalid, fmt.Sprintf(format, args...))
+	return refuse(errcode.Invalid, fmt.Sprintf(format, args...))
 }
 
 // badOptions refuses a table's setting as the engine refuses its own, so

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -189,7 +190,7 @@ func TestStoreFailureLeavesStateUnchanged(t *testing.T) {
 
 	st.fail.Store(true)
 	_, err := f.m.Act(f.ctx, id, play)
-	if got, want := codeOf(err), string(game.CodeUnavailable); got != want {
+	if got, want := codeOf(err), string(errcode.Unavailable); got != want {
 		t.Fatalf("got code %q when the store fails, want %q", got, want)
 	}
 	if got := f.actions(id); got != n {
@@ -327,7 +328,7 @@ func TestBlockingPublisherDoesNotStallTheTable(t *testing.T) {
 	f := newFixture(t)
 	f.m.Close(f.ctx)
 	pub := &stuck{release: make(chan struct{})}
-	m, err := startManager(f.ctx, Config{Publisher: pub, Clock: f.clock}, f.st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock}, f.st, Hooks{Publisher: pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func TestEndsWithItsContext(t *testing.T) {
 	f.m.Close(f.ctx)
 	base := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(f.ctx)
-	m, err := startManager(ctx, Config{Publisher: f.pub, Clock: f.clock}, f.st)
+	m, err := startManager(ctx, Config{Clock: f.clock}, f.st, Hooks{Publisher: f.pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,10 +365,10 @@ func TestEndsWithItsContext(t *testing.T) {
 	id := f.botGame(4)
 	f.step(id, time.Minute)
 	cancel()
-	if _, err := m.View(f.ctx, id, 0); codeOf(err) != string(game.CodeUnavailable) {
+	if _, err := m.View(f.ctx, id, 0); codeOf(err) != string(errcode.Unavailable) {
 		t.Errorf("a view once the context ended: got %v, want unavailable", err)
 	}
-	if _, err := m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ada"}); codeOf(err) != string(game.CodeUnavailable) {
+	if _, err := m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ada"}); codeOf(err) != string(errcode.Unavailable) {
 		t.Errorf("a new table once the context ended: got %v, want unavailable", err)
 	}
 	// Close only waits now: everything ends with the context.

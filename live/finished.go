@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"bullshit/engine"
-	"bullshit/game"
+	"bullshit/errcode"
 )
 
 // finishedGames is how many games that are over keep their final state in
@@ -131,7 +131,7 @@ func (m *Manager) final(ctx context.Context, id string) (*engine.State, error) {
 
 // errUnknownRules is a game the server cannot show: it was played under
 // rules this server does not have.
-var errUnknownRules = refuse(game.CodeConflict, "This game was played under rules this server doesn't have, so it can't be shown.")
+var errUnknownRules = refuse(errcode.Conflict, "This game was played under rules this server doesn't have, so it can't be shown.")
 
 // notReplayed is the refusal of a game whose replay failed.
 func (m *Manager) notReplayed(id string, err error) error {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -127,7 +128,7 @@ func TestManagerFrame(t *testing.T) {
 	}
 	// A token checked against another seat is refused, never answered
 	// with that seat's cards.
-	if _, err := f.m.Frame(game.WithToken(f.ctx, tokens[1]), id, (seat+1)%3); codeOf(err) != string(game.CodeConflict) {
+	if _, err := f.m.Frame(game.WithToken(f.ctx, tokens[1]), id, (seat+1)%3); codeOf(err) != string(errcode.Conflict) {
 		t.Errorf("another seat's frame: got %v, want a conflict", err)
 	}
 	if err := f.m.End(f.ctx, id, 0); err != nil {

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -18,7 +19,7 @@ import (
 // looked into, and a server without the fault takes it up again at its next
 // start.
 
-var errBroken = refuse(game.CodeBroken,
+var errBroken = refuse(errcode.Broken,
 	"This game stopped because of a fault on our side. Its moves are kept, but it can't go on for now.")
 
 // panicked is a fault raised by a panic, with the stack it came from.

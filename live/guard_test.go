@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -72,7 +73,7 @@ func (b *logBuffer) String() string {
 // fixture's.
 func (f *fixture) openWith(st storage, pub game.Publisher, log *logBuffer) *Manager {
 	f.t.Helper()
-	m, err := startManager(f.ctx, Config{Publisher: pub, Clock: f.clock, Logger: slog.New(slog.NewTextHandler(log, nil))}, st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock, Logger: slog.New(slog.NewTextHandler(log, nil))}, st, Hooks{Publisher: pub})
 	if err != nil {
 		f.t.Fatalf("new manager: %v", err)
 	}
@@ -109,7 +110,7 @@ func (f *fixture) checkBroken(id, token string, actions int) {
 		{"end", f.m.End(ctx, id, 0)},
 	}
 	for _, r := range refusals {
-		if got := codeOf(r.err); got != string(game.CodeBroken) {
+		if got := codeOf(r.err); got != string(errcode.Broken) {
 			f.t.Errorf("%s: got %q (%v), want broken", r.name, got, r.err)
 		}
 	}
@@ -146,7 +147,7 @@ func TestAFaultStopsOnlyItsTable(t *testing.T) {
 	}{
 		{"a request", func(f *fixture, _ *panicky, _ *panickyPub, id string) {
 			_, err := f.m.do(f.ctx, id, func(*table) error { panic("an injected fault serving a request") })
-			if got := codeOf(err); got != string(game.CodeBroken) {
+			if got := codeOf(err); got != string(errcode.Broken) {
 				f.t.Errorf("the request that panicked: got %q (%v), want broken", got, err)
 			}
 		}},

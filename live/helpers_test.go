@@ -12,6 +12,7 @@ import (
 	"bullshit/engine"
 	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 )
 
@@ -32,7 +33,7 @@ func openStore(t testing.TB) *store.Store {
 type fixture struct {
 	t     testing.TB
 	ctx   context.Context
-	clock *FakeClock
+	clock *fakeclock.Clock
 	st    *store.Store
 	m     *Manager
 	pub   *recorder
@@ -44,7 +45,7 @@ type fixture struct {
 
 func newFixture(t testing.TB) *fixture {
 	t.Helper()
-	f := &fixture{t: t, ctx: context.Background(), clock: NewFakeClock(epoch), st: openStore(t), pub: newRecorder()}
+	f := &fixture{t: t, ctx: context.Background(), clock: fakeclock.New(epoch), st: openStore(t), pub: newRecorder()}
 	f.m = f.open(f.st)
 	return f
 }
@@ -52,7 +53,7 @@ func newFixture(t testing.TB) *fixture {
 // open starts a Manager on st, closed when the test ends.
 func (f *fixture) open(st storage) *Manager {
 	f.t.Helper()
-	m, err := startManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, Logger: f.log}, st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock, Logger: f.log}, st, Hooks{Publisher: f.pub})
 	if err != nil {
 		f.t.Fatalf("new manager: %v", err)
 	}
@@ -259,24 +260,27 @@ func (f *fixture) actions(id string) int {
 	return len(a)
 }
 
-// startManager makes a Manager on st and starts it, as New and Start do.
-func startManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
+// startManager makes a Manager on st, connects its hooks and starts it, as
+// New, Connect and StartTables do.
+func startManager(ctx context.Context, cfg Config, st storage, hooks Hooks) (*Manager, error) {
 	m, err := newManager(ctx, cfg, st)
 	if err != nil {
 		return nil, err
 	}
+	m.Connect(hooks)
 	if err := m.StartTables(); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-// startNew is New and StartTables.
-func startNew(ctx context.Context, cfg Config) (*Manager, error) {
+// startNew is New, Connect and StartTables.
+func startNew(ctx context.Context, cfg Config, hooks Hooks) (*Manager, error) {
 	m, err := New(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
+	m.Connect(hooks)
 	if err := m.StartTables(); err != nil {
 		return nil, err
 	}

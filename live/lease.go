@@ -29,15 +29,8 @@ type Cluster struct {
 	// ClaimEvery is how often the node looks for orphaned games; zero
 	// takes Lease/2.
 	ClaimEvery time.Duration
-	// Watch, when set, is told when a table starts (running true) or stops
-	// running on this node. It is called from the table's goroutines and
-	// the claims', one call at a time per game, and should not block long.
-	Watch func(game string, running bool)
-	// InMesh, when set, says whether the node reaches enough of its peers
-	// to take tables: a node cut off from them claims none (a table it
-	// took would answer no one who reaches the others). Call ClaimNow
-	// when it turns true.
-	InMesh func() bool
+	// Which tables run here, and whether the node is in the mesh, are
+	// told through Hooks.
 
 	// FreezeRenewal, for tests, is asked before each renewal: true skips
 	// it, as if the database did not answer. The node still stops its
@@ -137,8 +130,8 @@ func (l *lease) serving() bool { return l.held.Load() && !l.draining.Load() && !
 
 // mayClaim says whether the node may take others' games: while it serves,
 // and is in the mesh.
-func (l *lease) mayClaim() bool {
-	return l.serving() && (l.cfg.InMesh == nil || l.cfg.InMesh())
+func (m *Manager) mayClaim() bool {
+	return m.cl.serving() && (m.hooks.InMesh == nil || m.hooks.InMesh())
 }
 
 // renew renews the lease once. A renewal whose answer takes longer than

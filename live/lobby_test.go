@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/naming"
 )
@@ -19,9 +20,9 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 		want string
 	}{
 		{"fine", func(r *game.CreateRequest) {}, ""},
-		{"no name", func(r *game.CreateRequest) { r.HostName = "  " }, string(game.CodeInvalid)},
-		{"long name", func(r *game.CreateRequest) { r.HostName = strings.Repeat("a", naming.Max+1) }, string(game.CodeInvalid)},
-		{"control in name", func(r *game.CreateRequest) { r.HostName = "a\nb" }, string(game.CodeInvalid)},
+		{"no name", func(r *game.CreateRequest) { r.HostName = "  " }, string(errcode.Invalid)},
+		{"long name", func(r *game.CreateRequest) { r.HostName = strings.Repeat("a", naming.Max+1) }, string(errcode.Invalid)},
+		{"control in name", func(r *game.CreateRequest) { r.HostName = "a\nb" }, string(errcode.Invalid)},
 		{"two seats", func(r *game.CreateRequest) { r.Options.Seats = 2 }, string(engine.CodeBadOptions)},
 		{"odd window", func(r *game.CreateRequest) { r.Options.Window = 5 * time.Second }, string(engine.CodeBadOptions)},
 		{"too many bots", func(r *game.CreateRequest) { r.Bots = make([]game.BotSpec, 4) }, string(engine.CodeBadOptions)},
@@ -31,7 +32,7 @@ func TestCreateRefusesBadRequests(t *testing.T) {
 		{"away too late", func(r *game.CreateRequest) { r.AwayAfter = MaxAwayAfter + time.Second }, string(engine.CodeBadOptions)},
 		{"away negative", func(r *game.CreateRequest) { r.AwayAfter = -time.Second }, string(engine.CodeBadOptions)},
 		{"no seats", func(r *game.CreateRequest) { r.Options = engine.Options{} }, string(engine.CodeBadOptions)},
-		{"a right-to-left override in the name", func(r *game.CreateRequest) { r.HostName = "Ada\u202e" }, string(game.CodeInvalid)},
+		{"a right-to-left override in the name", func(r *game.CreateRequest) { r.HostName = "Ada\u202e" }, string(errcode.Invalid)},
 	}
 	for _, tt := range tests {
 		r := ok
@@ -84,7 +85,7 @@ func TestCreateSeatsAndDefaults(t *testing.T) {
 	if err != nil || len(list) != 1 || list[0].ID != g.ID {
 		t.Errorf("list: got %+v, %v, want the created game", list, err)
 	}
-	if _, err := f.m.Get(f.ctx, "nosuchid"); codeOf(err) != string(game.CodeNotFound) {
+	if _, err := f.m.Get(f.ctx, "nosuchid"); codeOf(err) != string(errcode.NotFound) {
 		t.Errorf("get of an unknown game: got %v, want not found", err)
 	}
 }
@@ -97,16 +98,16 @@ func TestJoinLeaveStart(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve", 0); return err }, string(game.CodeNotFound)},
-		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, "", 0); return err }, string(game.CodeInvalid)},
-		{"the host can't leave", func() error { return f.m.Leave(f.ctx, id, 0) }, string(game.CodeConflict)},
-		{"an empty seat can't leave", func() error { return f.m.Leave(f.ctx, id, 5) }, string(game.CodeConflict)},
+		{"unknown game", func() error { _, err := f.m.Join(f.ctx, "nosuchid", "Eve", 0); return err }, string(errcode.NotFound)},
+		{"bad name", func() error { _, err := f.m.Join(f.ctx, id, "", 0); return err }, string(errcode.Invalid)},
+		{"the host can't leave", func() error { return f.m.Leave(f.ctx, id, 0) }, string(errcode.Conflict)},
+		{"an empty seat can't leave", func() error { return f.m.Leave(f.ctx, id, 5) }, string(errcode.Conflict)},
 		{"Bob leaves", func() error { return f.m.Leave(f.ctx, id, 1) }, ""},
-		{"not the host", func() error { return f.m.Start(f.ctx, id, 2) }, string(game.CodeForbidden)},
-		{"a seat for the view", func() error { _, err := f.m.View(f.ctx, id, 0); return err }, string(game.CodeConflict)},
+		{"not the host", func() error { return f.m.Start(f.ctx, id, 2) }, string(errcode.Forbidden)},
+		{"a seat for the view", func() error { _, err := f.m.View(f.ctx, id, 0); return err }, string(errcode.Conflict)},
 		{"start", func() error { return f.m.Start(f.ctx, id, 0) }, ""},
-		{"start again", func() error { return f.m.Start(f.ctx, id, 0) }, string(game.CodeConflict)},
-		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve", 0); return err }, string(game.CodeConflict)},
+		{"start again", func() error { return f.m.Start(f.ctx, id, 0) }, string(errcode.Conflict)},
+		{"join once started", func() error { _, err := f.m.Join(f.ctx, id, "Eve", 0); return err }, string(errcode.Conflict)},
 	}
 	for _, s := range steps {
 		if got := codeOf(s.do()); got != s.want {
@@ -128,7 +129,7 @@ func TestJoinLeaveStart(t *testing.T) {
 	for i, want := range []int{0, -1, 1, 2} {
 		seat, err := f.m.Authenticate(f.ctx, id, tokens[i])
 		if want < 0 {
-			if codeOf(err) != string(game.CodeUnauthorized) {
+			if codeOf(err) != string(errcode.Unauthorized) {
 				t.Errorf("token %d (left): got seat %d, %v, want unauthorized", i, seat, err)
 			}
 			continue
@@ -137,7 +138,7 @@ func TestJoinLeaveStart(t *testing.T) {
 			t.Errorf("token %d: got seat %d, %v, want %d", i, seat, err, want)
 		}
 	}
-	if _, err := f.m.Authenticate(f.ctx, id, ""); codeOf(err) != string(game.CodeUnauthorized) {
+	if _, err := f.m.Authenticate(f.ctx, id, ""); codeOf(err) != string(errcode.Unauthorized) {
 		t.Errorf("no token: got %v, want unauthorized", err)
 	}
 	if v := f.view(id, 1); len(v.Seats) != 3 || len(v.Hand) == 0 {
@@ -172,7 +173,7 @@ func TestStartNeedsThreeUnlessFilled(t *testing.T) {
 			}
 			continue
 		}
-		if codeOf(err) != string(game.CodeConflict) {
+		if codeOf(err) != string(errcode.Conflict) {
 			t.Errorf("start with two seated: got %v, want a conflict", err)
 		}
 	}
@@ -181,7 +182,7 @@ func TestStartNeedsThreeUnlessFilled(t *testing.T) {
 func TestHandToBotAndEnd(t *testing.T) {
 	f := newFixture(t)
 	id, tokens := f.create(4, 1, "Bob", "Cy")
-	if err := f.m.HandToBot(f.ctx, id, 0, 0); codeOf(err) != string(game.CodeConflict) {
+	if err := f.m.HandToBot(f.ctx, id, 0, 0); codeOf(err) != string(errcode.Conflict) {
 		t.Errorf("hand over before the start: got %v, want a conflict", err)
 	}
 	if err := f.m.Start(f.ctx, id, 0); err != nil {
@@ -192,19 +193,19 @@ func TestHandToBotAndEnd(t *testing.T) {
 		do   func() error
 		want string
 	}{
-		{"another's seat", func() error { return f.m.HandToBot(f.ctx, id, 2, 3) }, string(game.CodeForbidden)},
-		{"host, someone present", func() error { return f.m.HandToBot(f.ctx, id, 0, 2) }, string(game.CodeForbidden)},
-		{"a bot's seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 1) }, string(game.CodeConflict)},
-		{"no such seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 7) }, string(game.CodeInvalid)},
+		{"another's seat", func() error { return f.m.HandToBot(f.ctx, id, 2, 3) }, string(errcode.Forbidden)},
+		{"host, someone present", func() error { return f.m.HandToBot(f.ctx, id, 0, 2) }, string(errcode.Forbidden)},
+		{"a bot's seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 1) }, string(errcode.Conflict)},
+		{"no such seat", func() error { return f.m.HandToBot(f.ctx, id, 0, 7) }, string(errcode.Invalid)},
 		{"own seat", func() error { return f.m.HandToBot(f.ctx, id, 2, 2) }, ""},
 		{"acting once handed over", func() error {
 			_, err := f.m.Act(f.ctx, id, engine.Action{Kind: engine.ActPass, Seat: 2})
 			return err
-		}, string(game.CodeForbidden)},
+		}, string(errcode.Forbidden)},
 		{"Cy leaves", func() error { return f.m.Leave(f.ctx, id, 3) }, ""},
-		{"end, not host", func() error { return f.m.End(f.ctx, id, 3) }, string(game.CodeForbidden)},
+		{"end, not host", func() error { return f.m.End(f.ctx, id, 3) }, string(errcode.Forbidden)},
 		{"end", func() error { return f.m.End(f.ctx, id, 0) }, ""},
-		{"end again", func() error { return f.m.End(f.ctx, id, 0) }, string(game.CodeConflict)},
+		{"end again", func() error { return f.m.End(f.ctx, id, 0) }, string(errcode.Conflict)},
 		{"act once ended", func() error {
 			_, err := f.m.Act(f.ctx, id, engine.Action{Kind: engine.ActPass, Seat: 0})
 			return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/internal/ratelimit"
 	"bullshit/naming"
 	"bullshit/store"
@@ -17,10 +18,9 @@ import (
 
 // Config configures a Manager. Store is *store.Store in production.
 type Config struct {
-	Store     *store.Store
-	Publisher game.Publisher // may be nil
-	Clock     Clock          // nil means the real clock
-	Logger    *slog.Logger
+	Store  *store.Store
+	Clock  clocks.Clock // nil means the real clock
+	Logger *slog.Logger
 	// MaxOpen caps the tables waiting for players, and MaxOpenPerAddress
 	// those opened from one address (CreateRequest.Address); zero takes
 	// DefaultMaxOpen and DefaultMaxOpenPerAddress.
@@ -33,6 +33,24 @@ type Config struct {
 	// Cluster, when set, runs this Manager as one node of several on one
 	// PostgreSQL database (see Cluster); nil is a single server.
 	Cluster *Cluster
+}
+
+// Hooks are what the tables call above them: where their frames go and,
+// in a cluster, who hears which tables run here and whether the node is in
+// the mesh. Those are built over the Manager (the cluster's calls reach the
+// tables through it), so they are given after New and before StartTables
+// by Connect; a Manager never connected calls none.
+type Hooks struct {
+	Publisher game.Publisher
+	// Watch, when set, is told when a table starts (running true) or stops
+	// running on this node. It is called from the table's goroutines and
+	// the claims', one call at a time per game, and should not block long.
+	Watch func(game string, running bool)
+	// InMesh, when set, says whether a node of a cluster reaches enough of
+	// its peers to take tables: a node cut off from them claims none (a
+	// table it took would answer no one who reaches the others). Call
+	// ClaimNow when it turns true.
+	InMesh func() bool
 }
 
 // storage is what the runtime needs of the store; tests wrap *store.Store
@@ -67,8 +85,8 @@ const writeTimeout = 15 * time.Second
 // goroutine; the Manager's methods send it requests and wait for the answer.
 type Manager struct {
 	st    storage
-	pub   game.Publisher
-	clock Clock
+	hooks Hooks
+	clock clocks.Clock
 	log   *slog.Logger
 	stats stats
 
@@ -109,10 +127,10 @@ type Manager struct {
 	loaded atomic.Bool
 }
 
-// New makes the tables' runtime; StartTables starts it, loading the open games
-// and rebuilding every live one from its log, its deadlines and bot
-// decisions re-armed. The tables' goroutines end when ctx ends or Close is
-// called.
+// New makes the tables' runtime and starts nothing: Connect gives it its
+// hooks, then StartTables starts it, loading the open games and rebuilding
+// every live one from its log, its deadlines and bot decisions re-armed.
+// The tables' goroutines end when ctx ends or Close is called.
 func New(ctx context.Context, cfg Config) (*Manager, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("live: no store")
@@ -121,11 +139,11 @@ func New(ctx context.Context, cfg Config) (*Manager, error) {
 }
 
 func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
-	m := &Manager{st: st, pub: cfg.Publisher, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{},
+	m := &Manager{st: st, clock: cfg.Clock, log: cfg.Logger, running: map[string]*table{},
 		tablesDone: make(chan struct{}), finished: newFinished(finishedGames),
 		open: newOpenCaps(cfg.MaxOpen, cfg.MaxOpenPerAddress), capacity: newCapacity(cfg.MaxLateness)}
 	if m.clock == nil {
-		m.clock = RealClock{}
+		m.clock = clocks.Real{}
 	}
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
@@ -147,11 +165,14 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	return m, nil
 }
 
+// Connect gives the tables their hooks. Call it at most once, before
+// StartTables: the tables read the hooks from then on without a lock.
+func (m *Manager) Connect(h Hooks) { m.hooks = h }
+
 // StartTables starts the tables: it rebuilds every unfinished game from the store
 // (in a cluster, takes the node's lease and claims its games, its own back
 // first), so each table runs and publishes from then on. Call it once, after
-// whatever the tables call (the Publisher, the Cluster's hooks) is ready to
-// be called: a node restarted under its own name publishes its games at once.
+// Connect, once whatever the hooks call is ready to be called: a node restarted under its own name publishes its games at once.
 func (m *Manager) StartTables() error {
 	for _, w := range m.writers {
 		m.all.Go(w.run)
@@ -256,8 +277,8 @@ func (m *Manager) add(t *table) error {
 
 // watch tells a cluster's Watch that game's table started or stopped here.
 func (m *Manager) watch(game string, running bool) {
-	if m.cl != nil && m.cl.cfg.Watch != nil {
-		m.cl.cfg.Watch(game, running)
+	if m.cl != nil && m.hooks.Watch != nil {
+		m.hooks.Watch(game, running)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/naming/lookalike"
 	"bullshit/store"
@@ -14,7 +15,7 @@ import (
 // and for a name joining.
 func TestNamesAreCleanEverywhere(t *testing.T) {
 	f := newFixture(t)
-	if _, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ann\u200b"}); codeOf(err) != string(game.CodeInvalid) {
+	if _, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ann\u200b"}); codeOf(err) != string(errcode.Invalid) {
 		t.Errorf("creating as %q: got %v, want invalid", "Ann\u200b", err)
 	}
 	j, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: " Ａnn "})
@@ -24,7 +25,7 @@ func TestNamesAreCleanEverywhere(t *testing.T) {
 	if got := j.Game.Seats[0].Name; got != "Ann" {
 		t.Errorf("got the host's name %q, want %q", got, "Ann")
 	}
-	if _, err := f.m.Join(f.ctx, j.Game.ID, "Bo\u202e", 0); codeOf(err) != string(game.CodeInvalid) {
+	if _, err := f.m.Join(f.ctx, j.Game.ID, "Bo\u202e", 0); codeOf(err) != string(errcode.Invalid) {
 		t.Errorf("joining as %q: got %v, want invalid", "Bo\u202e", err)
 	}
 	b, err := f.m.Join(f.ctx, j.Game.ID, "Zoe\u0308 ", 0)
@@ -46,7 +47,7 @@ func TestGuestCantTakeAnAccountsName(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"Alice", "alice", "AIice", "A1ice"} {
-		if _, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: name}); codeOf(err) != string(game.CodeConflict) {
+		if _, err := f.m.Create(f.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: name}); codeOf(err) != string(errcode.Conflict) {
 			t.Errorf("a guest opening a table as %q: got %v, want conflict", name, err)
 		}
 	}
@@ -55,7 +56,7 @@ func TestGuestCantTakeAnAccountsName(t *testing.T) {
 		t.Fatalf("Alice's account opening a table: %v", err)
 	}
 	for _, name := range []string{"ALICE", "AIice"} {
-		if _, err := f.m.Join(f.ctx, j.Game.ID, name, 0); codeOf(err) != string(game.CodeConflict) || !strings.Contains(err.Error(), "an account's") {
+		if _, err := f.m.Join(f.ctx, j.Game.ID, name, 0); codeOf(err) != string(errcode.Conflict) || !strings.Contains(err.Error(), "an account's") {
 			t.Errorf("a guest joining as %q: got %v, want conflict saying it is an account's", name, err)
 		}
 	}

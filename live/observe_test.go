@@ -50,6 +50,36 @@ func TestObserveSeesEveryTiming(t *testing.T) {
 	}
 }
 
+// TestObserversAllSeeADuration: a second Observe adds to the first, so the
+// server's metrics and a load test both see every duration.
+func TestObserversAllSeeADuration(t *testing.T) {
+	tests := []struct {
+		name      string
+		observers int
+	}{
+		{"none", 0},
+		{"one", 1},
+		{"two", 2},
+		{"three", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var h histogram
+			seen := make([]time.Duration, tt.observers)
+			for i := range tt.observers {
+				h.observe(func(d time.Duration) { seen[i] += d })
+			}
+			h.record(3 * time.Millisecond)
+			h.record(time.Millisecond)
+			for i, got := range seen {
+				if want := 4 * time.Millisecond; got != want {
+					t.Errorf("observer %d: got %v in all, want %v", i, got, want)
+				}
+			}
+		})
+	}
+}
+
 func sameCounts(a, b map[Timing]int64) bool {
 	for k, v := range a {
 		if b[k] != v {

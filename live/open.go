@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"time"
 
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -64,11 +65,11 @@ func (m *Manager) holdOpen(addr string) (release func(), err error) {
 	defer m.mu.Unlock()
 	caps := &m.open
 	if mine := caps.byAddr[addr]; addr != "" && mine >= caps.perAddress {
-		return nil, refuse(game.CodeTooManyTables, fmt.Sprintf(
+		return nil, refuse(errcode.TooManyTables, fmt.Sprintf(
 			"You have %d tables waiting for players already: start one, or end one you don't need, before you open another.", mine))
 	}
 	if caps.count >= caps.max {
-		return nil, refuse(game.CodeLobbyFull,
+		return nil, refuse(errcode.LobbyFull,
 			"The server has as many tables waiting for players as it can hold: join one of them, or try again in a few minutes.")
 	}
 	caps.add(addr, 1)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -54,7 +55,7 @@ func TestAnOpenTableClosesAfterAWaitWithoutAJoin(t *testing.T) {
 		t.Fatalf("got status %s a second before the wait is over, want open", s)
 	}
 	f.clock.Advance(2 * time.Second)
-	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeConflict) {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(errcode.Conflict) {
 		t.Errorf("joining once the wait is over: got %v, want conflict", err)
 	}
 	f.checkExpired(id, created.Add(ExpireOpenAfter))
@@ -127,7 +128,7 @@ func TestARestartClosesTheTablesWhoseWaitIsOver(t *testing.T) {
 func TestOpenTablesAreCapped(t *testing.T) {
 	f := newFixture(t)
 	f.m.Close(f.ctx)
-	m, err := startManager(f.ctx, Config{Publisher: f.pub, Clock: f.clock, MaxOpen: 4, MaxOpenPerAddress: 2}, f.st)
+	m, err := startManager(f.ctx, Config{Clock: f.clock, MaxOpen: 4, MaxOpenPerAddress: 2}, f.st, Hooks{Publisher: f.pub})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,21 +138,21 @@ func TestOpenTablesAreCapped(t *testing.T) {
 	var ids []string
 	steps := []struct {
 		name, addr string
-		want       game.Code
+		want       errcode.Code
 	}{
 		{"a first", "192.0.2.1", ""},
 		{"a second", "192.0.2.1", ""},
-		{"a third from the address", "192.0.2.1", game.CodeTooManyTables},
-		{"the same address as IPv6", "::ffff:192.0.2.1", game.CodeTooManyTables},
+		{"a third from the address", "192.0.2.1", errcode.TooManyTables},
+		{"the same address as IPv6", "::ffff:192.0.2.1", errcode.TooManyTables},
 		{"another address", "2001:db8:1:2::1", ""},
 		{"one in the same /64", "2001:db8:1:2::ffff", ""},
-		{"a third in the /64", "2001:db8:1:2:aaaa::1", game.CodeTooManyTables},
-		{"a fifth in all", "192.0.2.9", game.CodeLobbyFull},
-		{"one the server opens itself", "", game.CodeLobbyFull},
+		{"a third in the /64", "2001:db8:1:2:aaaa::1", errcode.TooManyTables},
+		{"a fifth in all", "192.0.2.9", errcode.LobbyFull},
+		{"one the server opens itself", "", errcode.LobbyFull},
 	}
 	for _, s := range steps {
 		j, err := f.openTable(m, s.addr)
-		if got := game.Code(codeOf(err)); got != s.want {
+		if got := errcode.Code(codeOf(err)); got != s.want {
 			t.Fatalf("%s: got %q (%v), want %q", s.name, got, err, s.want)
 		}
 		if err == nil {
@@ -177,8 +178,8 @@ func TestOpenTablesAreCapped(t *testing.T) {
 	for _, id := range append(ids[1:], j.Game.ID) {
 		f.settleOpen(m, id)
 	}
-	for i, want := range []game.Code{"", "", game.CodeTooManyTables} {
-		if _, err := f.openTable(m, "198.51.100.7"); game.Code(codeOf(err)) != want {
+	for i, want := range []errcode.Code{"", "", errcode.TooManyTables} {
+		if _, err := f.openTable(m, "198.51.100.7"); errcode.Code(codeOf(err)) != want {
 			t.Fatalf("table %d after the others closed: got %v, want %q", i+1, err, want)
 		}
 	}
@@ -209,7 +210,7 @@ func TestTheCapHoldsUnderConcurrentCreates(t *testing.T) {
 			switch codeOf(err) {
 			case "":
 				created++
-			case string(game.CodeTooManyTables):
+			case string(errcode.TooManyTables):
 			default:
 				t.Errorf("got %v, want a table or too_many_tables", err)
 			}

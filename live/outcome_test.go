@@ -10,7 +10,9 @@ import (
 	"go.uber.org/goleak"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store"
 )
 
@@ -55,8 +57,8 @@ func TestClusterMoveStoredAsTheLeaseLapsesIsNotAnsweredMoved(t *testing.T) {
 	c.nodes = []*node{nd}
 	defer c.close()
 	st := &lapsingStore{Store: nd.st, frozen: &nd.frozen}
-	m, err := startManager(c.ctx, Config{Clock: ScaledClock{Speed: clusterSpeed},
-		Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}}, st)
+	m, err := startManager(c.ctx, Config{Clock: clocks.Scaled{Speed: clusterSpeed},
+		Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}}, st, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +91,7 @@ func TestClusterMoveStoredAsTheLeaseLapsesIsNotAnsweredMoved(t *testing.T) {
 	if len(stored) <= n || stored[n].Action.Seat != 0 || stored[n].Action.No != play.No {
 		t.Fatalf("got %+v after the log's %d actions, want the person's move the lapsing write committed", stored[n:], n)
 	}
-	if got, want := codeOf(err), string(game.CodeUnknown); got != want {
+	if got, want := codeOf(err), string(errcode.Unknown); got != want {
 		t.Fatalf("got %v (code %q) for a move stored as the lease lapsed, want code %q", err, got, want)
 	}
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -190,7 +191,7 @@ func TestHostHandsAnAwaySeatToABot(t *testing.T) {
 		}
 		return f.seat(id, 2).Away
 	})
-	if err := f.m.HandToBot(f.ctx, id, 1, 2); codeOf(err) != string(game.CodeForbidden) {
+	if err := f.m.HandToBot(f.ctx, id, 1, 2); codeOf(err) != string(errcode.Forbidden) {
 		t.Errorf("a bot's seat handing over Bob's: got %v, want forbidden", err)
 	}
 	if err := f.m.HandToBot(f.ctx, id, 0, 2); err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -41,8 +42,8 @@ func TestSeatsOwnedByAccounts(t *testing.T) {
 		t.Fatalf("Create: %v", err)
 	}
 	id := j.Game.ID
-	if _, err := f.m.Join(f.ctx, id, "Ada again", ada); codeOf(err) != string(game.CodeConflict) {
-		t.Errorf("the host's account joining again: got %v, want code %s", err, game.CodeConflict)
+	if _, err := f.m.Join(f.ctx, id, "Ada again", ada); codeOf(err) != string(errcode.Conflict) {
+		t.Errorf("the host's account joining again: got %v, want code %s", err, errcode.Conflict)
 	}
 	if _, err := f.m.Join(f.ctx, id, "Guest", 0); err != nil {
 		t.Fatalf("a guest joining: %v", err)

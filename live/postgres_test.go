@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"bullshit/engine"
-	"bullshit/game"
+	"bullshit/errcode"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -39,7 +40,7 @@ func TestLostCommitOnPostgresIsSettled(t *testing.T) {
 		t.Cleanup(func() { st.Close() })
 		return st
 	}
-	f := &fixture{t: t, ctx: ctx, clock: NewFakeClock(epoch), pub: newRecorder()}
+	f := &fixture{t: t, ctx: ctx, clock: fakeclock.New(epoch), pub: newRecorder()}
 	f.captureLogs()
 	through := open(proxy.URL(direct))
 	// The test reads the store directly, around the proxy.
@@ -98,7 +99,7 @@ func TestPersonMoveCutAfterItsCommitOnPostgres(t *testing.T) {
 		down bool // the database stays out of reach after the cut
 		want string
 	}{
-		{"database out of reach after the cut", true, string(game.CodeUnknown)},
+		{"database out of reach after the cut", true, string(errcode.Unknown)},
 		{"database back at once", false, ""},
 	}
 	for _, tt := range tests {
@@ -118,7 +119,7 @@ func TestPersonMoveCutAfterItsCommitOnPostgres(t *testing.T) {
 				t.Cleanup(func() { st.Close() })
 				return st
 			}
-			f := &fixture{t: t, ctx: ctx, clock: NewFakeClock(epoch), pub: newRecorder()}
+			f := &fixture{t: t, ctx: ctx, clock: fakeclock.New(epoch), pub: newRecorder()}
 			f.captureLogs()
 			through := open(proxy.URL(direct))
 			f.st = open(direct)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"bullshit/game"
+	"bullshit/internal/clocks"
 )
 
 // batch is every seat's frame (and the spectator's) after a change.
@@ -25,7 +26,7 @@ type batch struct {
 type outbox struct {
 	pub   game.Publisher
 	game  string
-	clock Clock
+	clock clocks.Clock
 	timed *histogram
 	// senders counts the sending goroutines, for the Manager's Close.
 	senders *sync.WaitGroup
@@ -43,7 +44,7 @@ type outbox struct {
 	fault error
 }
 
-func newOutbox(pub game.Publisher, game string, clock Clock, timed *histogram, senders *sync.WaitGroup) *outbox {
+func newOutbox(pub game.Publisher, game string, clock clocks.Clock, timed *histogram, senders *sync.WaitGroup) *outbox {
 	return &outbox{pub: pub, game: game, clock: clock, timed: timed, senders: senders, fail: make(chan struct{})}
 }
 

@@ -5,10 +5,11 @@ import (
 	"strconv"
 
 	"bullshit/engine/review"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
-var errSecretUntilOver = refuse(game.CodeConflict, "A game's record is kept until it is over: nothing hidden is shown while it is played.")
+var errSecretUntilOver = refuse(errcode.Conflict, "A game's record is kept until it is over: nothing hidden is shown while it is played.")
 
 // Record is a game's complete record, once it is over.
 func (m *Manager) Record(ctx context.Context, id string) (game.Record, error) {
@@ -23,7 +24,7 @@ func (m *Manager) Record(ctx context.Context, id string) (game.Record, error) {
 		return game.Record{}, errSecretUntilOver
 	}
 	if g.StartedAt.IsZero() {
-		return game.Record{}, refuse(game.CodeConflict, "The game ended before it started: it has no record.")
+		return game.Record{}, refuse(errcode.Conflict, "The game ended before it started: it has no record.")
 	}
 	actions, err := m.st.Actions(ctx, id)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -14,7 +15,7 @@ func TestRecordReplaysToTheGame(t *testing.T) {
 	for _, seats := range []int{3, 6} {
 		f := newFixture(t)
 		id := f.botGame(seats)
-		if _, err := f.m.Record(f.ctx, id); codeOf(err) != string(game.CodeConflict) {
+		if _, err := f.m.Record(f.ctx, id); codeOf(err) != string(errcode.Conflict) {
 			t.Errorf("%d seats: got %v for a game in play, want a conflict", seats, err)
 		}
 		f.playOut(id, 3*time.Hour)

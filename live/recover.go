@@ -7,6 +7,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -126,7 +127,7 @@ func (m *Manager) replayed(ctx context.Context, id string) (*engine.State, error
 		return nil, m.fromStore(id, err)
 	}
 	if g.StartedAt.IsZero() {
-		return nil, refuse(game.CodeConflict, "The game ended before it started.")
+		return nil, refuse(errcode.Conflict, "The game ended before it started.")
 	}
 	actions, err := m.st.Actions(ctx, id)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -18,7 +19,7 @@ func (m *Manager) Rematch(ctx context.Context, id string, by int) (game.Joined, 
 		return game.Joined{}, err
 	}
 	if g.Status != game.StatusFinished && g.Status != game.StatusEnded {
-		return game.Joined{}, refuse(game.CodeConflict, "The game isn't over yet.")
+		return game.Joined{}, refuse(errcode.Conflict, "The game isn't over yet.")
 	}
 	if by < 0 || by >= len(g.Seats) || g.Seats[by].Kind == game.SeatEmpty {
 		return game.Joined{}, errNoSeat

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -14,7 +15,7 @@ func TestRematch(t *testing.T) {
 	id, tokens := f.create(4, 2, "Ben")
 	host := game.WithToken(f.ctx, tokens[0])
 	var le *game.Error
-	if _, err := f.m.Rematch(host, id, 0); !errors.As(err, &le) || le.Code != game.CodeConflict {
+	if _, err := f.m.Rematch(host, id, 0); !errors.As(err, &le) || le.Code != errcode.Conflict {
 		t.Fatalf("a rematch before the game is over: got %v, want a conflict", err)
 	}
 	if err := f.m.Start(host, id, 0); err != nil {

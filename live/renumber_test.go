@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -37,10 +38,10 @@ func TestSeatLookedUpBeforeTheStartIsCheckedAgain(t *testing.T) {
 	}
 
 	stale := game.WithToken(f.ctx, bob)
-	if _, err := f.m.View(stale, id, oldBob); codeOf(err) != string(game.CodeConflict) {
+	if _, err := f.m.View(stale, id, oldBob); codeOf(err) != string(errcode.Conflict) {
 		t.Errorf("view under the old seat number: got %v, want the seats-renumbered conflict", err)
 	}
-	if _, err := f.m.Log(stale, id, oldBob); codeOf(err) != string(game.CodeConflict) {
+	if _, err := f.m.Log(stale, id, oldBob); codeOf(err) != string(errcode.Conflict) {
 		t.Errorf("log under the old seat number: got %v, want the seats-renumbered conflict", err)
 	}
 	cidView, err := f.m.View(game.WithToken(f.ctx, cid), id, newCid)

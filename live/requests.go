@@ -8,6 +8,7 @@ import (
 
 	"bullshit/engine"
 	"bullshit/engine/bot"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -115,7 +116,7 @@ func (t *table) join(name string, player int64) (game.Joined, error) {
 		return game.Joined{}, errStarted
 	}
 	if player != 0 && slices.ContainsFunc(t.seats, func(s seat) bool { return s.PlayerID == player }) {
-		return game.Joined{}, refuse(game.CodeConflict, "You already have a seat at this table.")
+		return game.Joined{}, refuse(errcode.Conflict, "You already have a seat at this table.")
 	}
 	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == game.SeatEmpty })
 	if seat < 0 {
@@ -153,7 +154,7 @@ func (t *table) start(by int) error {
 		}
 	}
 	if len(taken) < engine.MinSeats {
-		return refuse(game.CodeConflict, "At least 3 players are needed to start: invite more, or fill the table with bots.")
+		return refuse(errcode.Conflict, "At least 3 players are needed to start: invite more, or fill the table with bots.")
 	}
 	seats := make([]seat, len(t.seats))
 	for i := range seats {
@@ -204,13 +205,13 @@ func (t *table) start(by int) error {
 // leave frees a seat before the start; during play a bot takes it over.
 func (t *table) leave(seat int) error {
 	if seat < 0 || seat >= len(t.seats) || t.seats[seat].Kind != game.SeatPerson {
-		return refuse(game.CodeConflict, "You don't sit at this table.")
+		return refuse(errcode.Conflict, "You don't sit at this table.")
 	}
 	if t.state != nil {
 		return t.cover(seat)
 	}
 	if seat == t.game.Host {
-		return refuse(game.CodeConflict, "The host can't leave before the start: end the game instead.")
+		return refuse(errcode.Conflict, "The host can't leave before the start: end the game instead.")
 	}
 	s := t.seats[seat]
 	s.Kind, s.Name, s.TokenHash, s.Away, s.PlayerID = game.SeatEmpty, "", nil, false, 0
@@ -230,10 +231,10 @@ func (t *table) handToBot(by, seat int) error {
 		return errNoSeat
 	}
 	if t.seats[seat].Kind != game.SeatPerson {
-		return refuse(game.CodeConflict, "A bot already plays that seat.")
+		return refuse(errcode.Conflict, "A bot already plays that seat.")
 	}
 	if by != seat && (by != t.game.Host || !t.seats[seat].Away) {
-		return refuse(game.CodeForbidden, "You can hand over your own seat, or as the host the seat of someone who is away.")
+		return refuse(errcode.Forbidden, "You can hand over your own seat, or as the host the seat of someone who is away.")
 	}
 	return t.cover(seat)
 }

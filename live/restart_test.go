@@ -11,6 +11,7 @@ import (
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
 	"bullshit/game"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -99,10 +100,10 @@ func BenchmarkRestart(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer st.Close()
-				clock := NewFakeClock(epoch)
+				clock := fakeclock.New(epoch)
 				storeRunning(b, st, n, epoch)
 				for b.Loop() {
-					m, err := startManager(context.Background(), Config{Clock: clock}, st)
+					m, err := startManager(context.Background(), Config{Clock: clock}, st, Hooks{})
 					if err != nil {
 						b.Fatal(err)
 					}

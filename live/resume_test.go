@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -297,7 +298,7 @@ func TestAPersonCannotResumeAGame(t *testing.T) {
 	f.awaitTurn(id, false)
 	n := f.actions(id)
 	_, err := f.m.Act(f.ctx, id, engine.Action{Kind: engine.ActResume, Seat: 0, Since: f.clock.Now().Add(-time.Minute)})
-	if got, want := codeOf(err), string(game.CodeInvalid); got != want {
+	if got, want := codeOf(err), string(errcode.Invalid); got != want {
 		t.Errorf("got code %q for a resume sent as a move, want %q", got, want)
 	}
 	if got := f.actions(id); got != n {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"bullshit/errcode"
 	"bullshit/game"
 	"bullshit/store"
 )
@@ -31,7 +32,7 @@ func TestSearchRefusesNamesNoSeatHas(t *testing.T) {
 	for _, bad := range []string{"\x00", "a\x00b", "Ann\x00", "\xff", "A\tB", "Ann\u200b", "a name of more than thirty-two characters"} {
 		for _, status := range []game.Status{"", game.StatusFinished} {
 			_, _, err := m.Search(f.ctx, game.Query{Player: bad, Status: status, Limit: 20})
-			if codeOf(err) != string(game.CodeInvalid) {
+			if codeOf(err) != string(errcode.Invalid) {
 				t.Errorf("Search(player %q, status %q): got %v, want invalid", bad, status, err)
 			}
 		}

@@ -52,8 +52,9 @@ type histogram struct {
 	counts [512]int64
 	n      int64
 	max    time.Duration
-	// also is called with every duration recorded (see Manager.Observe).
-	also atomic.Pointer[func(time.Duration)]
+	// also are called with every duration recorded (see Manager.Observe):
+	// the list is replaced whole, so a recording reads it without a lock.
+	also atomic.Pointer[[]func(time.Duration)]
 }
 
 const subBits = 3
@@ -82,8 +83,25 @@ func (h *histogram) record(d time.Duration) {
 	h.n++
 	h.max = max(h.max, d)
 	h.mu.Unlock()
-	if fn := h.also.Load(); fn != nil {
-		(*fn)(d)
+	if fns := h.also.Load(); fns != nil {
+		for _, fn := range *fns {
+			fn(d)
+		}
+	}
+}
+
+// observe adds fn to the functions called with every duration recorded.
+func (h *histogram) observe(fn func(time.Duration)) {
+	for {
+		old := h.also.Load()
+		var fns []func(time.Duration)
+		if old != nil {
+			fns = append(fns, *old...)
+		}
+		fns = append(fns, fn)
+		if h.also.CompareAndSwap(old, &fns) {
+			return
+		}
 	}
 }
 
@@ -178,15 +196,15 @@ const (
 )
 
 // Observe has fn called with every duration timed from now on, beside the
-// summaries of Stats, so a metrics exporter can keep histograms of its own.
+// summaries of Stats and any function observing before, so a metrics
+// exporter can keep histograms of its own and a load test its own figures.
 // fn is called on the goroutine that timed it (a table's, the writer's), so
 // it must be quick and never block. Timings made before the call are in
 // Stats alone.
 func (m *Manager) Observe(fn func(Timing, time.Duration)) {
 	for t, h := range map[Timing]*histogram{TimeDeadlines: &m.stats.deadlines, TimeBots: &m.stats.bots,
 		TimePublish: &m.stats.publish, TimeCommits: &m.stats.commits} {
-		f := func(d time.Duration) { fn(t, d) }
-		h.also.Store(&f)
+		h.observe(func(d time.Duration) { fn(t, d) })
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
 	"bullshit/game"
+	"bullshit/internal/clocks"
 	"bullshit/store"
 )
 
@@ -108,7 +109,7 @@ type table struct {
 	// ratings are the accounts' rows as the finish stored them, for the
 	// result sheet.
 	ratings []game.RatingChange
-	timer   Timer
+	timer   clocks.Timer
 	// retryAt holds back the table's own writes after a store failure.
 	retryAt time.Time
 	// unknown is a write whose outcome the table has yet to settle; trouble
@@ -157,8 +158,8 @@ func (m *Manager) newTable(g gameRow, seats []seat) *table {
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt, here: m.clock.Now(),
 	}
-	if m.pub != nil {
-		t.out = newOutbox(m.pub, g.ID, m.clock, &m.stats.publish, &m.tables)
+	if m.hooks.Publisher != nil {
+		t.out = newOutbox(m.hooks.Publisher, g.ID, m.clock, &m.stats.publish, &m.tables)
 	}
 	// The first settle publishes the table as it is: the waiting room, or
 	// the game rebuilt after a restart.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -97,7 +98,7 @@ func TestPersonMoveWhoseAnswerIsLostIsSettled(t *testing.T) {
 			first := f.clock.Now()
 			// The store can't be asked whether the write committed, so
 			// the answer must not say it was not saved.
-			if _, err := f.m.Act(f.ctx, id, play); codeOf(err) != string(game.CodeUnknown) {
+			if _, err := f.m.Act(f.ctx, id, play); codeOf(err) != string(errcode.Unknown) {
 				t.Fatalf("got %v for a move whose answer was lost, want its outcome unknown", err)
 			}
 			f.checkFrozen(id, 10*time.Second)
@@ -164,10 +165,10 @@ func TestStartAndEndWhoseAnswersAreLostAreSettled(t *testing.T) {
 	f, st := faultyFixture(t)
 	id, _ := f.create(5, 3)
 	st.cut.Store(true)
-	if err := f.m.Start(f.ctx, id, 0); codeOf(err) != string(game.CodeUnknown) {
+	if err := f.m.Start(f.ctx, id, 0); codeOf(err) != string(errcode.Unknown) {
 		t.Fatalf("got %v for a start whose answer was lost, want its outcome unknown", err)
 	}
-	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeUnavailable) {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(errcode.Unavailable) {
 		t.Errorf("got %v for a join while the start is unsettled, want it unavailable", err)
 	}
 	st.down.Store(false)
@@ -178,7 +179,7 @@ func TestStartAndEndWhoseAnswersAreLostAreSettled(t *testing.T) {
 
 	f.step(id, 20*time.Second)
 	st.cut.Store(true)
-	if err := f.m.End(f.ctx, id, 0); codeOf(err) != string(game.CodeUnknown) {
+	if err := f.m.End(f.ctx, id, 0); codeOf(err) != string(errcode.Unknown) {
 		t.Fatalf("got %v for an end whose answer was lost, want its outcome unknown", err)
 	}
 	f.checkFrozen(id, 10*time.Second)
@@ -197,7 +198,7 @@ func TestSeatWhoseAnswerIsLostIsStoredAsShown(t *testing.T) {
 	st.cut.Store(true)
 	// Until the table stores the seat again as it shows it, the join
 	// stands in the store: its outcome is unknown.
-	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(game.CodeUnknown) {
+	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(errcode.Unknown) {
 		t.Fatalf("got %v for a join whose answer was lost, want its outcome unknown", err)
 	}
 	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != string(game.SeatPerson) {

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"bullshit/engine/bot"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -49,7 +50,7 @@ func (t *table) removeBot(by, seat int) error {
 		return errNoSeat
 	}
 	if t.seats[seat].Kind != game.SeatBot {
-		return refuse(game.CodeConflict, "No bot sits there.")
+		return refuse(errcode.Conflict, "No bot sits there.")
 	}
 	s := t.seats[seat]
 	s.Kind, s.Name = game.SeatEmpty, ""

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -29,13 +30,13 @@ func TestWaitingRoomBots(t *testing.T) {
 	refusals := []struct {
 		name string
 		err  error
-		code game.Code
+		code errcode.Code
 	}{
-		{"a guest adds a bot", f.m.AddBot(ben, id, 2, ""), game.CodeForbidden},
-		{"a guest removes a bot", f.m.RemoveBot(ben, id, 2, 1), game.CodeForbidden},
-		{"removing a person", f.m.RemoveBot(host, id, 0, 2), game.CodeConflict},
-		{"removing past the seats", f.m.RemoveBot(host, id, 0, 9), game.CodeInvalid},
-		{"an unknown level", f.m.AddBot(host, id, 0, "genius"), game.CodeInvalid},
+		{"a guest adds a bot", f.m.AddBot(ben, id, 2, ""), errcode.Forbidden},
+		{"a guest removes a bot", f.m.RemoveBot(ben, id, 2, 1), errcode.Forbidden},
+		{"removing a person", f.m.RemoveBot(host, id, 0, 2), errcode.Conflict},
+		{"removing past the seats", f.m.RemoveBot(host, id, 0, 9), errcode.Invalid},
+		{"an unknown level", f.m.AddBot(host, id, 0, "genius"), errcode.Invalid},
 	}
 	for _, r := range refusals {
 		var le *game.Error
@@ -54,7 +55,7 @@ func TestWaitingRoomBots(t *testing.T) {
 		t.Fatalf("host fills the last seat: %v", err)
 	}
 	var le *game.Error
-	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != game.CodeConflict {
+	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != errcode.Conflict {
 		t.Fatalf("adding to a full table: got %v, want a conflict", err)
 	}
 	// What the table stored comes back after a restart.
@@ -73,7 +74,7 @@ func TestWaitingRoomBots(t *testing.T) {
 	if err := f.m.Start(host, id, 0); err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != game.CodeConflict {
+	if err := f.m.AddBot(host, id, 0, ""); !errors.As(err, &le) || le.Code != errcode.Conflict {
 		t.Fatalf("adding a bot after the start: got %v, want a conflict", err)
 	}
 	v, err := f.m.View(host, id, 0)

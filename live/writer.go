@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"time"
 
+	"bullshit/internal/clocks"
 	"bullshit/store"
 )
 
@@ -43,7 +44,7 @@ type writeReq struct {
 // batch is one action, so nothing waits for a batch to fill.
 type writer struct {
 	st    batchStore
-	clock Clock
+	clock clocks.Clock
 	timed *histogram
 	// queued is told, as each batch begins, how long each of its actions
 	// waited for it (see capacity).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"testing"
 
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/store"
 )
 
@@ -51,7 +52,7 @@ func TestWriterGroupsQueuedActions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		st := &batches{bad: tt.bad}
-		w := &writer{st: st, one: st.one, clock: NewFakeClock(epoch), timed: &histogram{}, queued: newCapacity(0).record, reqs: make(chan writeReq, tt.queued),
+		w := &writer{st: st, one: st.one, clock: fakeclock.New(epoch), timed: &histogram{}, queued: newCapacity(0).record, reqs: make(chan writeReq, tt.queued),
 			context: func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }}
 		var reqs []writeReq
 		for seq := 1; seq <= tt.queued; seq++ {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"bullshit/live"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/ops"
 )
 
@@ -56,7 +56,7 @@ func TestOpsEndpointsTakeGetAndHead(t *testing.T) {
 // a second; the next is turned away with Retry-After, runs no check and is
 // counted, while another address is answered as before.
 func TestOpsAllowance(t *testing.T) {
-	clock := live.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := fakeclock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var ran atomic.Int32
 	ready := ops.NewReady(nil)
 	ready.SetClock(ticking()) // every probe let through runs the checks
@@ -105,7 +105,7 @@ func TestOpsAllowance(t *testing.T) {
 // the checks, a change shows once the answer is CacheFor old, and a
 // draining node says so at once, running nothing.
 func TestReadyProbesShareOneRun(t *testing.T) {
-	clock := live.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clock := fakeclock.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var ran atomic.Int32
 	var down atomic.Bool
 	release := make(chan struct{})

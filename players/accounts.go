@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/secure/precis"
 
+	"bullshit/errcode"
 	"bullshit/internal/ratelimit"
 	"bullshit/naming"
 	"bullshit/naming/lookalike"
@@ -75,14 +76,14 @@ func checkPassword(password, name string) (string, error) {
 	p, err := precis.OpaqueString.String(password)
 	switch n := utf8.RuneCountInString(password); {
 	case n < MinPassword:
-		return "", refuse(CodeInvalid, "A password is at least %d characters.", MinPassword)
+		return "", refuse(errcode.Invalid, "A password is at least %d characters.", MinPassword)
 	case n > MaxPassword:
-		return "", refuse(CodeInvalid, "A password is at most %d characters.", MaxPassword)
+		return "", refuse(errcode.Invalid, "A password is at most %d characters.", MaxPassword)
 	case err != nil:
-		return "", refuse(CodeInvalid, "A password can't contain control characters or unassigned characters.")
+		return "", refuse(errcode.Invalid, "A password can't contain control characters or unassigned characters.")
 	}
 	if k, err := nameKey(p); err == nil && k == throttleKey(name) {
-		return "", refuse(CodeInvalid, "Your password can't be your name.")
+		return "", refuse(errcode.Invalid, "Your password can't be your name.")
 	}
 	return p, nil
 }
@@ -97,7 +98,7 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 	}
 	key, err := nameKey(name)
 	if err != nil {
-		return NewSession{}, refuse(CodeInvalid, "That name can't be an account's: use letters, digits, spaces and common symbols.")
+		return NewSession{}, refuse(errcode.Invalid, "That name can't be an account's: use letters, digits, spaces and common symbols.")
 	}
 	password, err = checkPassword(password, name)
 	if err != nil {
@@ -143,13 +144,13 @@ func (s *Service) SignUp(ctx context.Context, name, password, addr string) (NewS
 }
 
 func nameTaken(name string) error {
-	return refuse(CodeConflict, "The name %q is taken: choose another.", name)
+	return refuse(errcode.Conflict, "The name %q is taken: choose another.", name)
 }
 
 // SignIn checks a name and password and begins a session. An unknown name
 // and a wrong password get the same answer (ErrBadCredentials) after the
 // same work. An attempt the throttle holds back (see the constants) is
-// refused (CodeThrottled, with the time to wait) without being checked.
+// refused (errcode.RateLimited, with the time to wait) without being checked.
 func (s *Service) SignIn(ctx context.Context, name, password, addr string) (NewSession, error) {
 	key, addr := throttleKey(name), ratelimit.AddressKey(addr)
 	prev, err := s.attempt(key, addr)
@@ -227,7 +228,7 @@ func throttled(wait time.Duration, format string) error {
 	if wait < time.Second {
 		wait = time.Second
 	}
-	e := refuse(CodeThrottled, format, minutes(wait))
+	e := refuse(errcode.RateLimited, format, minutes(wait))
 	e.Wait = wait
 	return e
 }
@@ -386,7 +387,7 @@ func (s *Service) ChangePassword(ctx context.Context, cookie, current, next, add
 		return err
 	}
 	if !ok {
-		return refuse(CodeUnauthorized, "Your current password isn't right.") // counted by attempt
+		return refuse(errcode.Unauthorized, "Your current password isn't right.") // counted by attempt
 	}
 	s.settle(a.NameKey, addr, prev, true)
 	var (
@@ -415,7 +416,7 @@ func (s *Service) SetBot(ctx context.Context, accountID int64, bot bool) error {
 	return err
 }
 
-var errNoAccount = refuse(CodeNotFound, "There's no such account.")
+var errNoAccount = refuse(errcode.NotFound, "There's no such account.")
 
 // Account reads an account by its id.
 func (s *Service) Account(ctx context.Context, id int64) (Account, error) {

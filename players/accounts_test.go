@@ -20,17 +20,17 @@ func TestSignUp(t *testing.T) {
 	}
 	tests := []struct {
 		name, password string
-		want           Code
+		want           errcode.Code
 	}{
-		{"ANN LEE", "another password", CodeConflict},
-		{"Ａｎｎ Ｌｅｅ", "another password", CodeConflict}, // full-width letters
-		{"", "correct horse", CodeInvalid},
-		{strings.Repeat("x", naming.Max+1), "correct horse", CodeInvalid},
-		{"Bea", "short", CodeInvalid},
-		{"Bea", strings.Repeat("p", MaxPassword+1), CodeInvalid},
-		{"Bea", "pass\x00word", CodeInvalid},
-		{"Bea", "bea", CodeInvalid},
-		{"Bea Long", "bea long", CodeInvalid},
+		{"ANN LEE", "another password", errcode.Conflict},
+		{"Ａｎｎ Ｌｅｅ", "another password", errcode.Conflict}, // full-width letters
+		{"", "correct horse", errcode.Invalid},
+		{strings.Repeat("x", naming.Max+1), "correct horse", errcode.Invalid},
+		{"Bea", "short", errcode.Invalid},
+		{"Bea", strings.Repeat("p", MaxPassword+1), errcode.Invalid},
+		{"Bea", "pass\x00word", errcode.Invalid},
+		{"Bea", "bea", errcode.Invalid},
+		{"Bea Long", "bea long", errcode.Invalid},
 	}
 	for _, tt := range tests {
 		_, err := f.svc.SignUp(f.ctx, tt.name, tt.password, "10.0.0.2")
@@ -52,8 +52,8 @@ func TestSignUpThrottle(t *testing.T) {
 		}
 	}
 	_, err := f.svc.SignUp(f.ctx, "One Too Many", "correct horse", "10.9.9.9")
-	if code(err) != CodeThrottled {
-		t.Errorf("sign-up %d from one address: got %v, want code %s", SignUps+1, err, CodeThrottled)
+	if code(err) != errcode.RateLimited {
+		t.Errorf("sign-up %d from one address: got %v, want code %s", SignUps+1, err, errcode.RateLimited)
 	}
 	if _, err := f.svc.SignUp(f.ctx, "One Too Many", "correct horse", "10.9.9.8"); err != nil {
 		t.Errorf("a sign-up from another address: %v", err)
@@ -90,7 +90,7 @@ func TestSignInSameAnswer(t *testing.T) {
 		try("Ann", "x")
 	}
 	a, b := try("Nobody", "x"), try("Ann", "x")
-	if code(a.err) != CodeThrottled || code(b.err) != CodeThrottled {
+	if code(a.err) != errcode.RateLimited || code(b.err) != errcode.RateLimited {
 		t.Errorf("after %d failures: got %v and %v, want both throttled", NameFailures, a.err, b.err)
 	}
 }
@@ -104,7 +104,7 @@ func TestSignInThrottleCantLockTheOwnerOut(t *testing.T) {
 	for i := range 60 {
 		addr := fmt.Sprintf("10.9.%d.%d", i/20, i%20)
 		for range AddressFailures {
-			if _, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", addr); code(err) == CodeThrottled {
+			if _, err := f.svc.SignIn(f.ctx, "Ann", "wrong horse", addr); code(err) == errcode.RateLimited {
 				break
 			}
 		}
@@ -130,7 +130,7 @@ func TestSignInThrottleBacksOff(t *testing.T) {
 	for n := NameFailures; want < MaxNameWait; n++ {
 		_, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", addr)
 		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeThrottled || e.Wait != want {
+		if !errors.As(err, &e) || e.Code != errcode.RateLimited || e.Wait != want {
 			t.Fatalf("after %d failures: got %v, want a wait of %v", n, err, want)
 		}
 		if n == NameFailures {
@@ -168,8 +168,8 @@ func TestSignInThrottlePerAddress(t *testing.T) {
 			t.Fatalf("failure %d: got %v, want %v", i+1, err, ErrBadCredentials)
 		}
 	}
-	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "10.6.6.6"); code(err) != CodeThrottled {
-		t.Errorf("attempt %d from one address: got %v, want code %s", AddressFailures+1, err, CodeThrottled)
+	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "10.6.6.6"); code(err) != errcode.RateLimited {
+		t.Errorf("attempt %d from one address: got %v, want code %s", AddressFailures+1, err, errcode.RateLimited)
 	}
 	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "10.7.7.7"); err != nil {
 		t.Errorf("Ann from another address: %v", err)
@@ -267,11 +267,11 @@ func TestChangePassword(t *testing.T) {
 	}
 	bea := f.signUp(t, "Bea", "battery staple")
 
-	if err := f.svc.ChangePassword(f.ctx, here.Cookie, "wrong horse", "new password", "10.0.0.9"); code(err) != CodeUnauthorized {
-		t.Errorf("ChangePassword with a wrong current password: got %v, want code %s", err, CodeUnauthorized)
+	if err := f.svc.ChangePassword(f.ctx, here.Cookie, "wrong horse", "new password", "10.0.0.9"); code(err) != errcode.Unauthorized {
+		t.Errorf("ChangePassword with a wrong current password: got %v, want code %s", err, errcode.Unauthorized)
 	}
-	if err := f.svc.ChangePassword(f.ctx, here.Cookie, "correct horse", "short", "10.0.0.9"); code(err) != CodeInvalid {
-		t.Errorf("ChangePassword to a short one: got %v, want code %s", err, CodeInvalid)
+	if err := f.svc.ChangePassword(f.ctx, here.Cookie, "correct horse", "short", "10.0.0.9"); code(err) != errcode.Invalid {
+		t.Errorf("ChangePassword to a short one: got %v, want code %s", err, errcode.Invalid)
 	}
 	if err := f.svc.ChangePassword(f.ctx, here.Cookie, "correct horse", "new password", "10.0.0.9"); err != nil {
 		t.Fatalf("ChangePassword: %v", err)
@@ -330,8 +330,8 @@ func TestSignInThrottleIPv6Block(t *testing.T) {
 			t.Fatalf("failure %d: got %v, want %v", i+1, err, ErrBadCredentials)
 		}
 	}
-	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "2001:db8:0:1::ffff"); code(err) != CodeThrottled {
-		t.Errorf("another address in the same /64: got %v, want code %s", err, CodeThrottled)
+	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "2001:db8:0:1::ffff"); code(err) != errcode.RateLimited {
+		t.Errorf("another address in the same /64: got %v, want code %s", err, errcode.RateLimited)
 	}
 	if _, err := f.svc.SignIn(f.ctx, "Ann", "correct horse", "2001:db8:0:2::1"); err != nil {
 		t.Errorf("an address in another /64: %v", err)
@@ -363,8 +363,8 @@ func TestSignInThrottleTogether(t *testing.T) {
 			switch {
 			case errors.Is(err, ErrBadCredentials):
 				n++
-			case code(err) != CodeThrottled:
-				t.Errorf("a sign-in: got %v, want %v or code %s", err, ErrBadCredentials, CodeThrottled)
+			case code(err) != errcode.RateLimited:
+				t.Errorf("a sign-in: got %v, want %v or code %s", err, ErrBadCredentials, errcode.RateLimited)
 			}
 		}
 		return n
@@ -395,7 +395,7 @@ func TestSignInThrottleOwnersTypoUnderAttack(t *testing.T) {
 	}
 	_, err := f.svc.SignIn(f.ctx, "Alice", "correct horse", owner)
 	var e *Error
-	if errors.As(err, &e) && e.Code == CodeThrottled {
+	if errors.As(err, &e) && e.Code == errcode.RateLimited {
 		if e.Wait > 3*time.Second {
 			t.Fatalf("the owner's right password after one typo: got a wait of %v, want at most 3s", e.Wait)
 		}

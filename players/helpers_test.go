@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"bullshit/errcode"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
@@ -67,7 +68,7 @@ func (f *fixture) signUp(t *testing.T, name, password string) NewSession {
 }
 
 // code is a refusal's code, or "" for none or another kind of error.
-func code(err error) Code {
+func code(err error) errcode.Code {
 	if e, ok := err.(*Error); ok {
 		return e.Code
 	}

@@ -19,20 +19,20 @@ func TestSignUpRefusesLookalikes(t *testing.T) {
 	f.signUp(t, "Bob", "correct horse")
 	tests := []struct {
 		name string
-		code Code
+		code errcode.Code
 		says string
 	}{
-		{"Аlice", CodeInvalid, "can't mix Latin and Cyrillic"}, // Cyrillic А
-		{"Alіce", CodeInvalid, "can't mix Latin and Cyrillic"}, // Cyrillic і
-		{"Bοb", CodeInvalid, "can't mix Latin and Greek"},      // Greek ο
-		{"Bоb", CodeInvalid, "can't mix Latin and Cyrillic"},   // Cyrillic о
-		{"ᴀlice", CodeInvalid, "technical or historic writing"},
-		{"AIice", CodeConflict, `looks too much like "Alice"`}, // a capital I for the l
-		{"A1ice", CodeConflict, `looks too much like "Alice"`},
-		{"B0B", CodeConflict, `looks too much like "Bob"`},
-		{"Аӏісе", CodeConflict, `looks too much like "Alice"`}, // all Cyrillic, a palochka for the l
-		{"Βοβ", CodeConflict, `looks too much like "Bob"`},     // all Greek
-		{"Вов", CodeConflict, `looks too much like "Bob"`},     // all Cyrillic
+		{"Аlice", errcode.Invalid, "can't mix Latin and Cyrillic"}, // Cyrillic А
+		{"Alіce", errcode.Invalid, "can't mix Latin and Cyrillic"}, // Cyrillic і
+		{"Bοb", errcode.Invalid, "can't mix Latin and Greek"},      // Greek ο
+		{"Bоb", errcode.Invalid, "can't mix Latin and Cyrillic"},   // Cyrillic о
+		{"ᴀlice", errcode.Invalid, "technical or historic writing"},
+		{"AIice", errcode.Conflict, `looks too much like "Alice"`}, // a capital I for the l
+		{"A1ice", errcode.Conflict, `looks too much like "Alice"`},
+		{"B0B", errcode.Conflict, `looks too much like "Bob"`},
+		{"Аӏісе", errcode.Conflict, `looks too much like "Alice"`}, // all Cyrillic, a palochka for the l
+		{"Βοβ", errcode.Conflict, `looks too much like "Bob"`},     // all Greek
+		{"Вов", errcode.Conflict, `looks too much like "Bob"`},     // all Cyrillic
 	}
 	for i, tt := range tests {
 		_, err := f.svc.SignUp(f.ctx, tt.name, "correct horse", fmt.Sprintf("10.3.0.%d", i))
@@ -63,7 +63,7 @@ func TestSignUpLookalikesTogether(t *testing.T) {
 		switch {
 		case err == nil:
 			made++
-		case code == CodeConflict:
+		case code == errcode.Conflict:
 		default:
 			t.Errorf("signing up %q: got %v, want an account or a refusal as taken", names[i], err)
 		}

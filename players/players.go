@@ -164,24 +164,11 @@ func account(a *store.Account) Account {
 	return Account{ID: a.ID, Name: a.Name, Bot: a.Bot, CreatedAt: a.CreatedAt}
 }
 
-// Code classifies a refusal; errcode maps every code to a status in one
-// table.
-type Code = errcode.Code
-
-// The codes of refusals.
-const (
-	CodeInvalid      = errcode.Invalid      // a name, password or token name not allowed
-	CodeConflict     = errcode.Conflict     // a name taken
-	CodeUnauthorized = errcode.Unauthorized // wrong name or password, no session, a bad token
-	CodeNotFound     = errcode.NotFound     // no such token
-	CodeThrottled    = errcode.RateLimited  // too many failed sign-ins
-)
-
 // Error is a refusal with a message for the person to read.
 type Error struct {
-	Code    Code
+	Code    errcode.Code
 	Message string
-	// Wait is how long to wait, for CodeThrottled.
+	// Wait is how long to wait, for errcode.RateLimited.
 	Wait time.Duration
 }
 
@@ -191,9 +178,9 @@ func (e *Error) Error() string { return e.Message }
 func (e *Error) RetryAfter() time.Duration { return e.Wait }
 
 // ErrorCode is the refusal's code, for errcode's table.
-func (e *Error) ErrorCode() Code { return e.Code }
+func (e *Error) ErrorCode() errcode.Code { return e.Code }
 
-func refuse(code Code, format string, args ...any) *Error {
+func refuse(code errcode.Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -201,12 +188,12 @@ func refuse(code Code, format string, args ...any) *Error {
 var (
 	// ErrBadCredentials is the one answer to a sign-in with an unknown name
 	// or a wrong password.
-	ErrBadCredentials = refuse(CodeUnauthorized, "That name and password don't match an account.")
+	ErrBadCredentials = refuse(errcode.Unauthorized, "That name and password don't match an account.")
 	// ErrNoSession is a cookie that is missing, malformed, signed out or
 	// expired.
-	ErrNoSession = refuse(CodeUnauthorized, "You're not signed in, or your session has ended: sign in again.")
+	ErrNoSession = refuse(errcode.Unauthorized, "You're not signed in, or your session has ended: sign in again.")
 	// ErrBadToken is an API token that is malformed, unknown or revoked.
-	ErrBadToken = refuse(CodeUnauthorized, "That API token isn't valid: it may have been revoked.")
+	ErrBadToken = refuse(errcode.Unauthorized, "That API token isn't valid: it may have been revoked.")
 )
 
 // Is makes errors.Is match refusals by code and message, so a wrapped copy

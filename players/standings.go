@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"bullshit/engine/glicko"
+	"bullshit/errcode"
 	"bullshit/store"
 )
 
@@ -73,7 +74,7 @@ type Leaderboard struct {
 
 // Leaderboard reads page (from 1) of the rated accounts, best first:
 // everyone's, people's or programs' by show. An unknown show, or a page
-// below 1 or size outside 1 to MaxPerPage, is CodeInvalid; a size of 0 is
+// below 1 or size outside 1 to MaxPerPage, is errcode.Invalid; a size of 0 is
 // PerPage.
 func (s *Service) Leaderboard(ctx context.Context, show string, page, size int) (Leaderboard, error) {
 	if show == "" {
@@ -81,16 +82,16 @@ func (s *Service) Leaderboard(ctx context.Context, show string, page, size int) 
 	}
 	who, ok := shows[show]
 	if !ok {
-		return Leaderboard{}, refuse(CodeInvalid, "Show is one of all, people or programs.")
+		return Leaderboard{}, refuse(errcode.Invalid, "Show is one of all, people or programs.")
 	}
 	if size == 0 {
 		size = PerPage
 	}
 	if page < 1 || size < 1 || size > MaxPerPage {
-		return Leaderboard{}, refuse(CodeInvalid, "A page is 1 or more, of 1 to %d lines.", MaxPerPage)
+		return Leaderboard{}, refuse(errcode.Invalid, "A page is 1 or more, of 1 to %d lines.", MaxPerPage)
 	}
 	if page > maxPage {
-		return Leaderboard{}, refuse(CodeInvalid, "There aren't that many pages.")
+		return Leaderboard{}, refuse(errcode.Invalid, "There aren't that many pages.")
 	}
 	offset := (page - 1) * size
 	rows, err := s.leaders(ctx, who, offset, size+1)
@@ -203,7 +204,7 @@ type Profile struct {
 	Recent  []PlayedGame `json:"recent"`
 }
 
-var errNoPlayer = refuse(CodeNotFound, "There's no player by that name.")
+var errNoPlayer = refuse(errcode.NotFound, "There's no player by that name.")
 
 // Profile reads a player's page by the account's name.
 func (s *Service) Profile(ctx context.Context, name string) (Profile, error) {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"bullshit/errcode"
 	"bullshit/store"
 )
 
@@ -86,7 +87,7 @@ func TestLeaderboard(t *testing.T) {
 		show       string
 		page, size int
 	}{{"robots", 1, 0}, {"all", 0, 0}, {"all", 1, MaxPerPage + 1}, {"all", 1, -1}, {"all", maxPage + 1, 1}} {
-		if _, err := f.svc.Leaderboard(f.ctx, bad.show, bad.page, bad.size); code(err) != CodeInvalid {
+		if _, err := f.svc.Leaderboard(f.ctx, bad.show, bad.page, bad.size); code(err) != errcode.Invalid {
 			t.Errorf("Leaderboard(%q, %d, %d): got %v, want invalid", bad.show, bad.page, bad.size, err)
 		}
 	}
@@ -104,7 +105,7 @@ func TestProfileOfANewAccount(t *testing.T) {
 		t.Errorf("a new account's page: got %+v, want 1500 ± 350, provisional, empty lists", p)
 	}
 	for _, name := range []string{"Nobody", "", "\x00"} {
-		if _, err := f.svc.Profile(f.ctx, name); code(err) != CodeNotFound {
+		if _, err := f.svc.Profile(f.ctx, name); code(err) != errcode.NotFound {
 			t.Errorf("Profile(%q): got %v, want not_found", name, err)
 		}
 	}

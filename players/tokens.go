@@ -8,6 +8,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"bullshit/errcode"
 	"bullshit/store"
 )
 
@@ -38,11 +39,11 @@ func checkTokenName(name string) (string, error) {
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		return "", refuse(CodeInvalid, "Give the token a name, such as the program that will use it.")
+		return "", refuse(errcode.Invalid, "Give the token a name, such as the program that will use it.")
 	case !utf8.ValidString(name) || strings.ContainsFunc(name, unicode.IsControl):
-		return "", refuse(CodeInvalid, "A token's name is one line of plain text.")
+		return "", refuse(errcode.Invalid, "A token's name is one line of plain text.")
 	case utf8.RuneCountInString(name) > MaxTokenName:
-		return "", refuse(CodeInvalid, "A token's name is at most %d characters.", MaxTokenName)
+		return "", refuse(errcode.Invalid, "A token's name is at most %d characters.", MaxTokenName)
 	}
 	return name, nil
 }
@@ -60,7 +61,7 @@ func (s *Service) CreateToken(ctx context.Context, accountID int64, name string)
 		return "", Token{}, err
 	}
 	if len(have) >= MaxTokens {
-		return "", Token{}, refuse(CodeConflict, "An account has %d tokens at most: revoke one you no longer use.", MaxTokens)
+		return "", Token{}, refuse(errcode.Conflict, "An account has %d tokens at most: revoke one you no longer use.", MaxTokens)
 	}
 	secret, hash, err := newToken()
 	if err != nil {
@@ -69,7 +70,7 @@ func (s *Service) CreateToken(ctx context.Context, accountID int64, name string)
 	t := &store.APIToken{AccountID: accountID, Name: name, Hash: hash, CreatedAt: s.now().UTC().Truncate(time.Microsecond)}
 	if err := s.st.CreateAPIToken(ctx, t); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
-			return "", Token{}, refuse(CodeConflict, "You already have a token called %q: choose another name.", name)
+			return "", Token{}, refuse(errcode.Conflict, "You already have a token called %q: choose another name.", name)
 		}
 		return "", Token{}, err
 	}
@@ -91,11 +92,11 @@ func (s *Service) Tokens(ctx context.Context, accountID int64) ([]Token, error) 
 }
 
 // RevokeToken deletes one of an account's tokens: the next request with it
-// is refused. A token that isn't the account's is CodeNotFound.
+// is refused. A token that isn't the account's is errcode.NotFound.
 func (s *Service) RevokeToken(ctx context.Context, accountID, tokenID int64) error {
 	err := s.st.DeleteAPIToken(ctx, accountID, tokenID)
 	if errors.Is(err, store.ErrNotFound) {
-		return refuse(CodeNotFound, "You have no such token.")
+		return refuse(errcode.NotFound, "You have no such token.")
 	}
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package players
 
 import (
+	"bullshit/errcode"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -22,8 +23,8 @@ func TestTokens(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name string
-		want Code
-	}{{"arena bot", CodeConflict}, {"", CodeInvalid}, {"two\nlines", CodeInvalid}, {strings.Repeat("n", MaxTokenName+1), CodeInvalid}} {
+		want errcode.Code
+	}{{"arena bot", errcode.Conflict}, {"", errcode.Invalid}, {"two\nlines", errcode.Invalid}, {strings.Repeat("n", MaxTokenName+1), errcode.Invalid}} {
 		if _, _, err := f.svc.CreateToken(f.ctx, ann.ID, tt.name); code(err) != tt.want {
 			t.Errorf("CreateToken(%q): got %v, want code %s", tt.name, err, tt.want)
 		}
@@ -63,8 +64,8 @@ func TestTokens(t *testing.T) {
 		t.Errorf("LastUsed after a use 61 s later: got %v, want %v", list[0].LastUsed, f.clock.Now())
 	}
 
-	if err := f.svc.RevokeToken(f.ctx, bea.ID, tok.ID); code(err) != CodeNotFound {
-		t.Errorf("Bea revoking Ann's token: got %v, want code %s", err, CodeNotFound)
+	if err := f.svc.RevokeToken(f.ctx, bea.ID, tok.ID); code(err) != errcode.NotFound {
+		t.Errorf("Bea revoking Ann's token: got %v, want code %s", err, errcode.NotFound)
 	}
 	if err := f.svc.RevokeToken(f.ctx, ann.ID, tok.ID); err != nil {
 		t.Fatalf("RevokeToken: %v", err)

@@ -247,7 +247,8 @@ func TestHubEndsWaitingRoomStreamsAtTheStart(t *testing.T) {
 // opens, fills, starts or ends, and sends it to every lobby stream.
 func TestHubLobby(t *testing.T) {
 	var renders atomic.Int64
-	hub := New(Config{LobbyEvery: 10 * time.Millisecond, Lobby: func(context.Context) (Event, error) {
+	hub := New(Config{LobbyEvery: 10 * time.Millisecond})
+	hub.Connect(Hooks{Lobby: func(context.Context) (Event, error) {
 		n := renders.Add(1)
 		return Event{Name: "lobby", Data: []byte("render " + strconv.FormatInt(n, 10))}, nil
 	}})

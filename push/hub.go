@@ -15,6 +15,7 @@ import (
 	"github.com/r3labs/sse/v2"
 
 	"bullshit/engine"
+	"bullshit/errcode"
 	"bullshit/game"
 )
 
@@ -69,9 +70,6 @@ type Config struct {
 	Logger *slog.Logger
 	// Formats are the encoders by format name; a stream asks for one.
 	Formats map[string]Encoder
-	// Lobby renders the lobby's lists, sent to every lobby stream after a
-	// table opens, fills, starts or ends. Nil: no lobby streams.
-	Lobby func(ctx context.Context) (Event, error)
 	// LobbyEvery is the least time between two lobby renders.
 	LobbyEvery time.Duration
 	// Ping is the longest a stream goes without an event or a comment, so
@@ -89,21 +87,6 @@ type Config struct {
 	// otherwise see an error. (A finished game's last frame is its own
 	// event, views.FinalEvent for the pages, on which a client stops.)
 	Ends map[string]bool
-	// Watch, if set, is told when a game's seat (engine.Spectator's too)
-	// gets its first stream and when its last stream is gone: a node of a
-	// cluster that does not run the game follows the seat's frames from
-	// the node that does while someone watches here. token is the seat's
-	// token the stream's request was authenticated with ("" for none), for
-	// the follower's reads; a later stream with another token (the start
-	// numbered the seats afresh) tells it again. epoch is the owner epoch
-	// of the frame the stream started from (a frame of a later one counts
-	// its revisions afresh: see Restamp). It is called with the Hub's lock
-	// held, so it must neither block nor call the Hub.
-	Watch func(game string, seat int, token string, epoch int64, watching bool)
-	// Lobbied, if set, is told when a table this node runs changes in a
-	// way the lobby's lists show, so the other nodes of a cluster refresh
-	// theirs (through NoteTable). It is called from Publish.
-	Lobbied func(game string, s game.Summary)
 }
 
 // Hub sends every seat's frames to the clients watching it. Every connection
@@ -124,6 +107,7 @@ type Hub struct {
 	srv   *sse.Server
 	log   *slog.Logger
 	cfg   Config
+	hooks Hooks
 	ctx   context.Context // ends every subscriber when Run ends
 	stop  context.CancelFunc
 	clock func() time.Time
@@ -224,8 +208,8 @@ func watchKey(game string, seat int) string { return game + "/" + strconv.Itoa(s
 // Publish encodes a seat's new frame once for each format its clients follow
 // and queues it for each of them.
 func (h *Hub) Publish(game string, f game.Frame) {
-	if f.Seat == engine.Spectator && h.noteTable(game, f.Game) && h.cfg.Lobbied != nil {
-		h.cfg.Lobbied(game, f.Game)
+	if f.Seat == engine.Spectator && h.noteTable(game, f.Game) && h.hooks.Lobbied != nil {
+		h.hooks.Lobbied(game, f.Game)
 	}
 	key := watchKey(game, f.Seat)
 	h.mu.Lock()
@@ -347,8 +331,8 @@ func (h *Hub) remove(name string) {
 		delete(h.watched[st.seat], name)
 		if _, ok := h.watched[st.seat]; ok && len(h.watched[st.seat]) == 0 {
 			delete(h.watched, st.seat)
-			if h.cfg.Watch != nil {
-				h.cfg.Watch(st.game, st.seatNo, st.token, 0, false)
+			if h.hooks.Watch != nil {
+				h.hooks.Watch(st.game, st.seatNo, st.token, 0, false)
 			}
 		}
 	}
@@ -390,10 +374,10 @@ func (h *Hub) unsubscribed(name string, _ *sse.Subscriber) {
 }
 
 var (
-	errShuttingDown = &game.Error{Code: game.CodeUnavailable, Message: "The server is shutting down: try again in a moment."}
-	errGameClosed   = &game.Error{Code: game.CodeConflict, Message: "The game is over."}
-	errNoFormat     = &game.Error{Code: game.CodeInvalid, Message: "No such stream format."}
-	errNoLobby      = &game.Error{Code: game.CodeNotFound, Message: "There is no lobby stream."}
+	errShuttingDown = &game.Error{Code: errcode.Unavailable, Message: "The server is shutting down: try again in a moment."}
+	errGameClosed   = &game.Error{Code: errcode.Conflict, Message: "The game is over."}
+	errNoFormat     = &game.Error{Code: errcode.Invalid, Message: "No such stream format."}
+	errNoLobby      = &game.Error{Code: errcode.NotFound, Message: "There is no lobby stream."}
 )
 
 // attach records a new subscriber with the event it starts from and makes
@@ -421,8 +405,8 @@ func (h *Hub) attach(game string, seat int, token, format string, ev Event, epoc
 			others = make(map[string]*stream)
 			h.watched[st.seat] = others
 		}
-		if h.cfg.Watch != nil && (len(others) == 0 || token != "" && !sameToken(others, token)) {
-			h.cfg.Watch(game, seat, token, epoch, true)
+		if h.hooks.Watch != nil && (len(others) == 0 || token != "" && !sameToken(others, token)) {
+			h.hooks.Watch(game, seat, token, epoch, true)
 		}
 		others[name] = st
 	}

@@ -51,9 +51,10 @@ type hubHarness struct {
 	cur map[int]engine.View
 }
 
-func newHubHarness(t *testing.T, cfg Config) *hubHarness {
+func newHubHarness(t *testing.T, cfg Config, hooks Hooks) *hubHarness {
 	t.Helper()
 	h := &hubHarness{hub: New(withJSON(cfg)), cur: make(map[int]engine.View)}
+	h.hub.Connect(hooks)
 	e := echo.New()
 	e.GET("/s/:game/:seat", func(c echo.Context) error {
 		seat, _ := strconv.Atoi(c.Param("seat"))
@@ -174,7 +175,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 }
 
 func TestHubSendsCurrentViewThenNewer(t *testing.T) {
-	h := newHubHarness(t, Config{})
+	h := newHubHarness(t, Config{}, Hooks{})
 	h.publish("g1", engine.View{Version: 5, Seat: 1}) // nobody is watching: dropped
 	h.mu.Lock()
 	h.cur[1] = engine.View{Version: 7, Seat: 1, Doubt: "current"}
@@ -211,7 +212,7 @@ func TestHubSendsCurrentViewThenNewer(t *testing.T) {
 }
 
 func TestHubCloseEndsStreamsAfterTheFinalView(t *testing.T) {
-	h := newHubHarness(t, Config{})
+	h := newHubHarness(t, Config{}, Hooks{})
 	h.mu.Lock()
 	h.cur[0] = engine.View{Version: 3, Seat: 0}
 	h.cur[engine.Spectator] = engine.View{Version: 3, Seat: engine.Spectator}
@@ -296,7 +297,7 @@ func TestHubStalledClientCannotStallOthers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h := newHubHarness(t, Config{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond})
+			h := newHubHarness(t, Config{WriteTimeout: time.Hour, Retry: 10 * time.Millisecond}, Hooks{})
 			h.mu.Lock()
 			h.cur[0] = engine.View{Version: 0, Seat: 0}
 			h.cur[engine.Spectator] = engine.View{Version: 0, Seat: engine.Spectator}
@@ -319,7 +320,7 @@ func TestHubStalledClientCannotStallOthers(t *testing.T) {
 // TestHubDropsStalledClient checks a client that stops reading but stays
 // connected is dropped once a write to it times out.
 func TestHubDropsStalledClient(t *testing.T) {
-	h := newHubHarness(t, Config{WriteTimeout: 200 * time.Millisecond, Retry: 10 * time.Millisecond})
+	h := newHubHarness(t, Config{WriteTimeout: 200 * time.Millisecond, Retry: 10 * time.Millisecond}, Hooks{})
 	stall(t, h, "/s/g6/0")
 	waitFor(t, "the stalled client to subscribe", func() bool { return h.hub.Subscribers() == 1 })
 	flood(h, "g6", 1000)
@@ -327,7 +328,7 @@ func TestHubDropsStalledClient(t *testing.T) {
 }
 
 func TestHubPings(t *testing.T) {
-	h := newHubHarness(t, Config{Ping: 10 * time.Millisecond})
+	h := newHubHarness(t, Config{Ping: 10 * time.Millisecond}, Hooks{})
 	resp, err := http.Get(h.srv.URL + "/s/g4/0")
 	if err != nil {
 		t.Fatal(err)
@@ -345,7 +346,7 @@ func TestHubPings(t *testing.T) {
 // TestHubNoGoroutineLeak connects and drops many subscribers, ends the game
 // with others still connected, and checks every goroutine is gone.
 func TestHubNoGoroutineLeak(t *testing.T) {
-	h := newHubHarness(t, Config{})
+	h := newHubHarness(t, Config{}, Hooks{})
 	http.DefaultClient.CloseIdleConnections()
 	base := runtime.NumGoroutine()
 	for round := range 5 {

@@ -34,13 +34,13 @@ func (h *Hub) noteTable(id string, s game.Summary) bool {
 }
 
 // NoteTable is told of a change to a table another node runs, which may
-// show in the lobby's lists (see Config.Lobbied).
+// show in the lobby's lists (see Hooks.Lobbied).
 func (h *Hub) NoteTable(game string, s game.Summary) { h.noteTable(game, s) }
 
 // sendLobby renders the lobby's lists once, if they changed and anyone
 // follows them, and queues them for every lobby stream.
 func (h *Hub) sendLobby(ctx context.Context) {
-	if h.cfg.Lobby == nil {
+	if h.hooks.Lobby == nil {
 		return
 	}
 	h.mu.Lock()
@@ -50,7 +50,7 @@ func (h *Hub) sendLobby(ctx context.Context) {
 	}
 	h.lobbyDirty = false
 	h.mu.Unlock()
-	ev, err := h.cfg.Lobby(ctx)
+	ev, err := h.hooks.Lobby(ctx)
 	if err != nil {
 		h.log.Error("rendering the lobby", "err", err)
 		h.mu.Lock()

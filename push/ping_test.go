@@ -77,7 +77,7 @@ func upTo(t *testing.T, in <-chan string, prefix string) []string {
 // could be due. Every stream has a timer of its own, its moment drawn anew.
 func TestHubPingsIdleStreamsOnly(t *testing.T) {
 	const every = time.Hour // the timers never fire in the test: it calls them
-	h := newHubHarness(t, Config{Ping: every})
+	h := newHubHarness(t, Config{Ping: every}, Hooks{})
 	h.mu.Lock()
 	h.cur[0] = engine.View{Version: 1, Seat: 0}
 	h.cur[1] = engine.View{Version: 1, Seat: 1}

@@ -75,10 +75,10 @@ func (h *Hub) encoded(game string, seat int, format string, rev int) (Event, boo
 // ServeLobby streams the lobby's lists until the client goes or the Hub
 // stops.
 func (h *Hub) ServeLobby(c echo.Context) error {
-	if h.cfg.Lobby == nil {
+	if h.hooks.Lobby == nil {
 		return errNoLobby
 	}
-	ev, err := h.cfg.Lobby(c.Request().Context())
+	ev, err := h.hooks.Lobby(c.Request().Context())
 	if err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func (w *watchLog) got() []string {
 
 func TestHubWatchesASeatWhileItHasStreams(t *testing.T) {
 	var log watchLog
-	h := newHubHarness(t, Config{Watch: log.watch})
+	h := newHubHarness(t, Config{}, Hooks{Watch: log.watch})
 	h.mu.Lock()
 	h.cur[1] = engine.View{Version: 3, Seat: 1}
 	h.mu.Unlock()
@@ -70,7 +70,7 @@ func TestHubWatchesASeatWhileItHasStreams(t *testing.T) {
 }
 
 func TestHubRestampTakesALowerRevision(t *testing.T) {
-	h := newHubHarness(t, Config{})
+	h := newHubHarness(t, Config{}, Hooks{})
 	h.mu.Lock()
 	h.cur[0] = engine.View{Version: 9, Seat: 0}
 	h.mu.Unlock()
@@ -90,11 +90,12 @@ func TestHubRestampTakesALowerRevision(t *testing.T) {
 func TestHubTellsOfLobbyChanges(t *testing.T) {
 	var mu sync.Mutex
 	var told []string
-	h := New(withJSON(Config{Lobbied: func(game string, s game.Summary) {
+	h := New(withJSON(Config{}))
+	h.Connect(Hooks{Lobbied: func(game string, s game.Summary) {
 		mu.Lock()
 		defer mu.Unlock()
 		told = append(told, game+" "+string(s.Status))
-	}}))
+	}})
 	open := game.Summary{ID: "g1", Status: game.StatusOpen, Seats: []game.SeatInfo{{Kind: game.SeatPerson, Name: "Ann"}}}
 	h.Publish("g1", game.Frame{Seat: engine.Spectator, Game: open, Revision: 1})
 	h.Publish("g1", game.Frame{Seat: engine.Spectator, Game: open, Revision: 2}) // nothing the lobby shows changed

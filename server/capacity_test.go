@@ -13,7 +13,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/api/client"
-	"bullshit/live"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/players"
 	"bullshit/server"
 	"bullshit/store"
@@ -34,7 +34,7 @@ func TestAFullNodeSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
 	site, err := server.Assemble(ctx, st, clock, nil, server.Settings{PerAddress: unlimited, PerToken: unlimited,
 		MaxLateness: 100 * time.Millisecond, Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})

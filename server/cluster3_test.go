@@ -10,7 +10,7 @@ import (
 	"bullshit/api/client"
 	"bullshit/cluster"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/internal/clocks"
 	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -124,6 +124,6 @@ func TestThreeNodesFreezeOne(t *testing.T) {
 // that can freeze its lease renewal (nil: never).
 func startFrozenNode(t *testing.T, url, name string, freeze func() bool, routes ...string) (*server.Site, *client.Client) {
 	t.Helper()
-	return serveNode(t, url, live.RealClock{}, server.Cluster{Node: name, Lease: threeNodeLease, FreezeRenewal: freeze,
+	return serveNode(t, url, clocks.Real{}, server.Cluster{Node: name, Lease: threeNodeLease, FreezeRenewal: freeze,
 		NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes, RouteSecret: testRouteSecret}})
 }

@@ -35,8 +35,10 @@ type Cluster struct {
 const DefaultLease = 5 * time.Second
 
 // Mesh is a node's part in a cluster: its NATS connection, the Tables that
-// send calls to the nodes running their tables, and the Frames that carry
-// the tables' frames between nodes.
+// send calls to the nodes running their tables, the Frames that carry the
+// tables' frames between nodes, and the Peers that say whether the node is
+// in the mesh. It is made in Assemble's three phases: joined (newMesh),
+// built over the tables (build), started (start).
 type Mesh struct {
 	NATS   *cluster.NATS
 	Tables *cluster.Tables
@@ -44,18 +46,22 @@ type Mesh struct {
 	// Peers says whether the node reaches enough of the others to take
 	// tables and be ready.
 	Peers  *cluster.Peers
-	mgr    atomic.Pointer[live.Manager]
 	ctx    context.Context
 	stop   context.CancelFunc
 	node   string
 	lease  time.Duration
 	freeze func() bool
-	epoch  func(ctx context.Context, game string) (int64, error)
+	st     *store.Store
+	logger *slog.Logger
+	// handedOver is set by the first hand-over: a stop hands the tables
+	// over once, however many of its steps ask.
+	handedOver atomic.Bool
 }
 
-// startMesh joins the cluster c says, or returns nil for a single node. Its
+// newMesh joins the cluster c says, or returns nil for a single node. The
+// connection comes first, as every part of the mesh is built over it; its
 // calls and followers end with ctx or close.
-func startMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Logger) (*Mesh, error) {
+func newMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Logger) (*Mesh, error) {
 	if c == nil {
 		return nil, nil
 	}
@@ -76,20 +82,7 @@ func startMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Lo
 		stop()
 		return nil, err
 	}
-	m := &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease, freeze: c.FreezeRenewal, epoch: cluster.StoreEpoch(st)}
-	m.Tables = cluster.NewTables(ctx, cluster.TablesConfig{Conn: n.Conn, Logger: logger, Owner: cluster.StoreOwner(st)})
-	m.Peers, err = cluster.StartPeers(ctx, cluster.PeersConfig{Node: c.Node, Conn: n.Conn, Live: st.LiveNodes, Logger: logger,
-		Changed: func(in bool) {
-			if mgr := m.mgr.Load(); in && mgr != nil {
-				mgr.ClaimNow()
-			}
-		}})
-	if err != nil {
-		stop()
-		n.Close()
-		return nil, err
-	}
-	return m, nil
+	return &Mesh{NATS: n, ctx: ctx, stop: stop, node: c.Node, lease: c.Lease, freeze: c.FreezeRenewal, st: st, logger: logger}, nil
 }
 
 // live is the Manager's cluster settings: nil on a single node.
@@ -101,13 +94,61 @@ func (m *Mesh) live() *live.Cluster {
 	if lease <= 0 {
 		lease = DefaultLease
 	}
-	return &live.Cluster{Node: m.node, Lease: lease, Watch: m.Tables.Watch, FreezeRenewal: m.freeze, InMesh: m.Peers.In}
+	return &live.Cluster{Node: m.node, Lease: lease, FreezeRenewal: m.freeze}
+}
+
+// build makes the mesh's parts over the node's tables and hub, and returns
+// what the API and the pages call: in a cluster, the Tables that send each
+// call to the node running its table; on a single node, the tables.
+func (m *Mesh) build(mgr *live.Manager, hub *push.Hub) game.Service {
+	if m == nil {
+		return mgr
+	}
+	m.Tables = cluster.NewTables(m.ctx, cluster.TablesConfig{Local: mgr, Conn: m.NATS.Conn, Logger: m.logger,
+		Owner: cluster.StoreOwner(m.st)})
+	m.Frames = cluster.NewFrames(m.ctx, cluster.FramesConfig{Hub: hub, Conn: m.NATS.Conn, Tables: m.Tables,
+		Logger: m.logger, Epoch: cluster.StoreEpoch(m.st), Interested: m.NATS.Interested()})
+	m.Peers = cluster.NewPeers(cluster.PeersConfig{Node: m.node, Conn: m.NATS.Conn, Live: m.st.LiveNodes, Logger: m.logger,
+		Changed: func(in bool) {
+			if in {
+				mgr.ClaimNow()
+			}
+		}})
+	return m.Tables
+}
+
+// hubHooks are the hub's: the lobby's renderer and, in a cluster, the
+// Frames that follow the seats of tables run elsewhere.
+func (m *Mesh) hubHooks(lobby func(context.Context) (push.Event, error)) push.Hooks {
+	if m == nil {
+		return push.Hooks{Lobby: lobby}
+	}
+	return push.Hooks{Lobby: lobby, Watch: m.Frames.Follow, Lobbied: m.Frames.Lobbied}
+}
+
+// tableHooks are the tables': they publish to the hub, and in a cluster
+// to the other nodes too, tell the Tables which games to answer for, and
+// claim only while the node is in the mesh.
+func (m *Mesh) tableHooks(hub *push.Hub) live.Hooks {
+	if m == nil {
+		return live.Hooks{Publisher: hub}
+	}
+	return live.Hooks{Publisher: m.Frames, Watch: m.Tables.Watch, InMesh: m.Peers.In}
+}
+
+// start starts the checks of the peers, before the tables, which claim
+// once the node is in the mesh.
+func (m *Mesh) start() error {
+	if m == nil {
+		return nil
+	}
+	return m.Peers.Start(m.ctx)
 }
 
 // operate adds the mesh's readiness and counts to the operator's: the
 // node is ready only while connected to NATS and in the mesh (and, by
 // clusterOperations, holding its lease).
-func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready, mgr *live.Manager) {
+func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready) {
 	if m == nil {
 		return
 	}
@@ -140,69 +181,14 @@ func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready, mgr *live.Manager
 }
 
 // handOver, in a cluster, hands the node's tables to its peers before the
-// Manager is closed: the lease is released, so they claim at once.
+// Manager is closed: the lease is released, so they claim at once. Only
+// the first call hands over; a stop asks twice (as it begins, and as it
+// closes the site).
 func (m *Mesh) handOver(ctx context.Context, mgr *live.Manager) error {
-	if m == nil {
+	if m == nil || !m.handedOver.CompareAndSwap(false, true) {
 		return nil
 	}
 	return mgr.Drain(ctx)
-}
-
-// withHub makes the Frames over the node's hub; the hub's Watch, made
-// before, calls follow.
-func (m *Mesh) withHub(hub *push.Hub, logger *slog.Logger) {
-	if m == nil {
-		return
-	}
-	m.Frames = cluster.NewFrames(m.ctx, cluster.FramesConfig{Hub: hub, Conn: m.NATS.Conn, Tables: m.Tables, Logger: logger,
-		Epoch: m.epoch, Interested: m.NATS.Interested()})
-}
-
-// follow is the hub's Watch in a cluster; nil on a single node.
-func (m *Mesh) follow() func(game string, seat int, token string, epoch int64, watching bool) {
-	if m == nil {
-		return nil
-	}
-	return func(game string, seat int, token string, epoch int64, watching bool) {
-		if m.Frames != nil {
-			m.Frames.Follow(game, seat, token, epoch, watching)
-		}
-	}
-}
-
-// lobbied is the hub's Lobbied in a cluster; nil on a single node.
-func (m *Mesh) lobbied() func(game string, s game.Summary) {
-	if m == nil {
-		return nil
-	}
-	return func(game string, s game.Summary) {
-		if m.Frames != nil {
-			m.Frames.Lobbied(game, s)
-		}
-	}
-}
-
-// publisher is what the tables publish to: the hub, and in a cluster the
-// other nodes too.
-func (m *Mesh) publisher(hub *push.Hub) game.Publisher {
-	if m == nil {
-		return hub
-	}
-	return m.Frames
-}
-
-// games is what the API and the pages call: in a cluster, the Tables that
-// send each call to the node running its table.
-func (m *Mesh) games(mgr *live.Manager) game.Service {
-	if m == nil {
-		return mgr
-	}
-	m.Tables.SetManager(mgr)
-	m.mgr.Store(mgr)
-	if m.Peers.In() { // it joined the mesh before the Manager was there to hear it
-		mgr.ClaimNow()
-	}
-	return m.Tables
 }
 
 // close leaves the cluster, after the tables have stopped.
@@ -211,10 +197,11 @@ func (m *Mesh) close() {
 		return
 	}
 	m.stop()
+	// A site whose assembly failed may have stopped before build.
 	if m.Frames != nil {
 		m.Frames.Wait()
+		m.Peers.Wait()
 	}
-	m.Peers.Wait()
 	m.NATS.Close()
 }
 

@@ -15,7 +15,8 @@ import (
 	"bullshit/api/client"
 	"bullshit/cluster"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/internal/clocks"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
@@ -26,7 +27,7 @@ const testRouteSecret = "a-route-secret-for-the-tests"
 
 // startNode assembles a site as one node of a cluster on the database at
 // url, its embedded NATS server routed to routes, and serves it.
-func startNode(t *testing.T, url, name string, clock live.Clock, routes ...string) (*server.Site, *client.Client) {
+func startNode(t *testing.T, url, name string, clock clocks.Clock, routes ...string) (*server.Site, *client.Client) {
 	t.Helper()
 	return serveNode(t, url, clock, server.Cluster{Node: name, Lease: server.DefaultLease,
 		NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes, RouteSecret: testRouteSecret}})
@@ -34,7 +35,7 @@ func startNode(t *testing.T, url, name string, clock live.Clock, routes ...strin
 
 // serveNode assembles a site as the cluster node c on the database at url,
 // and serves it until the test ends.
-func serveNode(t *testing.T, url string, clock live.Clock, c server.Cluster) (*server.Site, *client.Client) {
+func serveNode(t *testing.T, url string, clock clocks.Clock, c server.Cluster) (*server.Site, *client.Client) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, url)
@@ -66,7 +67,7 @@ func TestTwoNodesServeOneSite(t *testing.T) {
 		t.Skipf("%s is not set to a PostgreSQL URL: a cluster needs one", storetest.PostgresEnv)
 	}
 	url := storetest.PostgresURL(t)
-	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	siteA, a := startNode(t, url, "a", clock)
 	siteB, b := startNode(t, url, "b", clock, siteA.Mesh.NATS.ClusterAddr())
 	ctx := t.Context()

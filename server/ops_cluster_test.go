@@ -10,7 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"bullshit/api/client"
-	"bullshit/live"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/server"
 	"bullshit/store/storetest"
 )
@@ -31,7 +31,7 @@ func TestClusterOperations(t *testing.T) {
 		t.Skipf("%s is not set to a PostgreSQL URL: a cluster needs one", storetest.PostgresEnv)
 	}
 	url := storetest.PostgresURL(t)
-	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	siteA, a := startNode(t, url, "a", clock)
 	siteB, b := startNode(t, url, "b", clock, siteA.Mesh.NATS.ClusterAddr())
 	ctx := t.Context()

@@ -17,7 +17,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/engine"
-	"bullshit/live"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/players"
 	"bullshit/server"
 	"bullshit/store"
@@ -73,7 +73,7 @@ func TestOperations(t *testing.T) {
 	var logs lockedBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	site, err := server.Assemble(ctx, st, live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), logger,
+	site, err := server.Assemble(ctx, st, fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), logger,
 		server.Settings{PerAddress: unlimited, PerToken: unlimited, Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
 	if err != nil {
 		t.Fatal(err)
@@ -191,7 +191,7 @@ func TestReadyNeedsTheDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site, err := server.Assemble(ctx, st, live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), nil, server.Settings{})
+	site, err := server.Assemble(ctx, st, fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), nil, server.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,12 +49,9 @@ func TestNodeRestartsUnderItsOwnName(t *testing.T) {
 		games = append(games, j.Game.ID)
 	}
 	// Stopped as a crash stops it: no handover, the lease left to run out.
-	site.StopStreams()
-	if err := site.Manager.Close(ctx); err != nil {
+	if err := site.Halt(ctx); err != nil {
 		t.Fatal(err)
 	}
-	site.stopTables()
-	site.Mesh.close()
 
 	again, err := Assemble(ctx, st, nil, nil, settings())
 	if err != nil {

@@ -11,11 +11,10 @@ import (
 	"time"
 
 	"bullshit/api"
-	"bullshit/live"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
-	"bullshit/web"
 )
 
 // TestErrorsByPath: one router, two kinds of error answer. A browser's path
@@ -27,17 +26,16 @@ func TestErrorsByPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	mgr, err := live.New(runCtx, live.Config{Store: st, Clock: live.NewFakeClock(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))})
+	site, err := server.Assemble(ctx, st, fakeclock.New(time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)), nil, server.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := mgr.StartTables(); err != nil {
-		t.Fatal(err)
-	}
-	defer mgr.Close(ctx)
-	srv := httptest.NewServer(server.New(server.Config{API: api.New(api.Config{Games: mgr}), Web: web.New(web.Config{Games: mgr})}))
+	defer func() {
+		if err := site.Close(ctx); err != nil {
+			t.Error(err)
+		}
+	}()
+	srv := httptest.NewServer(site.Handler)
 	defer srv.Close()
 
 	tests := []struct {

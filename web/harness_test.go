@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/html"
 
 	"bullshit/api"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/internal/htmltest"
 	"bullshit/live"
 	"bullshit/players"
@@ -32,7 +33,7 @@ import (
 // and the one router behind httptest.
 type site struct {
 	t     *testing.T
-	clock *live.FakeClock
+	clock *fakeclock.Clock
 	mgr   *live.Manager
 	pages *web.Handler
 	srv   *httptest.Server
@@ -60,7 +61,7 @@ func newSiteWith(t *testing.T, o siteOptions) *site {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &site{t: t, clock: live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), logs: &lockedBuffer{}}
+	s := &site{t: t, clock: fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), logs: &lockedBuffer{}}
 	logger := slog.New(slog.NewTextHandler(s.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	fast := api.Rate{PerSecond: 1e6, Burst: 1e6}
 	settings := server.Settings{PerAddress: fast, PerToken: fast, AccountsNow: o.accountsNow,

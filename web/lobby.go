@@ -233,7 +233,7 @@ func isRefusal(err error) bool {
 		le *game.Error
 		ne *naming.Error
 	)
-	return errors.As(err, &pe) || errors.As(err, &ee) || errors.As(err, &ne) || (errors.As(err, &le) && le.Code != game.CodeUnavailable)
+	return errors.As(err, &pe) || errors.As(err, &ee) || errors.As(err, &ne) || (errors.As(err, &le) && le.Code != errcode.Unavailable)
 }
 
 func badForm(msg string) error {

@@ -12,7 +12,7 @@ import (
 
 	"bullshit/api"
 	"bullshit/api/client"
-	"bullshit/live"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/players"
 	router "bullshit/server"
 	"bullshit/store"
@@ -30,7 +30,7 @@ func TestBotCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	clock := live.NewFakeClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	clock := fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 	// The clock runs fast, so the bot decides far more often than a real
 	// table lets it: no limits here.
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}

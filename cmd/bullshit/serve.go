@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"bullshit/internal/clocks"
 	"bullshit/internal/httpx"
 	"bullshit/live"
 	router "bullshit/server"
@@ -102,9 +103,9 @@ func serve(ctx context.Context, args []string) error {
 	defer st.Close()
 	logger.Info("store open", "dialect", st.Dialect())
 
-	var clock live.Clock = live.RealClock{}
+	var clock clocks.Clock = clocks.Real{}
 	if *speed != 1 {
-		clock = live.ScaledClock{Speed: *speed}
+		clock = clocks.Scaled{Speed: *speed}
 		logger.Warn("the tables' clocks run fast", "speed", *speed)
 	}
 	// The tables and the streams outlive the signal: they are stopped in
@@ -202,7 +203,7 @@ func handOver(site *router.Site, budget time.Duration, logger *slog.Logger) <-ch
 		defer close(done)
 		ctx, cancel := context.WithTimeout(context.Background(), budget)
 		defer cancel()
-		if err := site.Manager.Drain(ctx); err != nil {
+		if err := site.HandOver(ctx); err != nil {
 			logger.Error("handing the tables over failed: the peers claim them once the lease runs out", "err", err)
 		}
 	}()

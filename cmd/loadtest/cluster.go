@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,17 +14,20 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bullshit/cluster"
 	"bullshit/engine"
 	"bullshit/game"
 	"bullshit/live"
+	"bullshit/server"
 	"bullshit/store"
 	"bullshit/store/storetest"
 )
 
 // The cluster mode (-nodes N): N nodes in this one process on one
-// PostgreSQL schema, each a live.Manager in cluster mode with its own name,
-// its own store (its own connections, as separate processes have) and its
-// own lease, the tables spread over them, each node creating its share.
+// PostgreSQL schema, each the server as serve assembles it on a cluster
+// node, with its own name, its own store (its own connections, as separate
+// processes have), its own lease and its own embedded NATS server routed to
+// the first's, the tables spread over them, each node creating its share.
 // The figures are per node and in all; CPU is the whole process's, since
 // the nodes share it.
 
@@ -37,11 +42,12 @@ type clusterOpts struct {
 	quiet bool
 }
 
-// node is one Manager of the cluster and what it was asked to run.
+// node is one server of the cluster and what it was asked to run.
 type node struct {
 	name   string
 	st     *store.Store
-	m      *live.Manager
+	site   *server.Site
+	m      *live.Manager // the site's tables
 	pub    *counter
 	frozen atomic.Bool
 	// committing sums the node's group commits' durations: how busy its
@@ -96,27 +102,35 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 		closeCtx, done := context.WithTimeout(context.Background(), 30*time.Second)
 		defer done()
 		for _, nd := range nodes {
-			if !nd.stopped {
-				if err := nd.m.Close(closeCtx); err != nil {
-					fmt.Fprintf(os.Stderr, "loadtest: node %s: %v\n", nd.name, err)
-				}
+			// A node stopped abruptly was halted: its Close does nothing.
+			if err := nd.site.Close(closeCtx); err != nil {
+				fmt.Fprintf(os.Stderr, "loadtest: node %s: %v\n", nd.name, err)
 			}
 			nd.st.Close()
 		}
 	}()
+	secret, err := routeSecret()
+	if err != nil {
+		return nil, err
+	}
+	var routes []string
 	for i := range o.nodes {
 		nd := &node{name: fmt.Sprint("n", i), pub: &counter{kick: kick}}
 		if nd.st, err = store.Open(ctx, url); err != nil {
 			return nil, err
 		}
-		cfg := &live.Cluster{Node: nd.name, Lease: o.lease, FreezeRenewal: nd.frozen.Load}
-		if nd.m, err = live.New(mctx, live.Config{Store: nd.st, Publisher: nd.pub, Logger: logger, MaxLateness: maxLateness, Cluster: cfg}); err == nil {
-			err = nd.m.StartTables()
-		}
-		if err != nil {
+		settings := loadSettings()
+		settings.Observer = nd.pub
+		settings.Cluster = &server.Cluster{Node: nd.name, Lease: o.lease, FreezeRenewal: nd.frozen.Load,
+			NATS: cluster.NATSConfig{Listen: "127.0.0.1:0", Routes: routes, RouteSecret: secret}}
+		if nd.site, err = server.Assemble(mctx, nd.st, nil, logger, settings); err != nil {
 			nd.st.Close()
 			return nil, fmt.Errorf("node %s: %w", nd.name, err)
 		}
+		if i == 0 {
+			routes = []string{nd.site.Mesh.NATS.ClusterAddr()}
+		}
+		nd.m = nd.site.Manager
 		nd.m.Observe(func(t live.Timing, d time.Duration) {
 			all.record(t, d)
 			if t == live.TimeCommits {
@@ -186,6 +200,15 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 		}
 	}
 	return r, nil
+}
+
+// routeSecret is a fresh password for the nodes' NATS routes.
+func routeSecret() (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
 }
 
 // awaitReady waits for every node to hold its lease.

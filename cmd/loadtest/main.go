@@ -34,6 +34,7 @@ import (
 	"syscall"
 	"time"
 
+	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/errcode"
 	"bullshit/game"
@@ -161,29 +162,35 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	mctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var publisher game.Publisher = pub
-	var m *live.Manager
+	// The server as serve builds it, its request limits out of the way of
+	// one process's many streams; the counter (or the streams, which tell
+	// it) is told of every frame the tables publish.
+	settings := loadSettings()
+	settings.Observer = pub
 	var follow *streams
 	if format != "" {
-		if follow, err = newStreams(mctx, format, listen, pub, logger, func(ctx context.Context, game string, seat int) (game.Frame, error) {
-			return m.Frame(ctx, game, seat)
-		}); err != nil {
+		if follow, err = newStreams(format, pub); err != nil {
 			return err
 		}
-		publisher = follow
-		if listen != "" {
-			fmt.Printf("serving the %s streams at http://%s: waiting for a reader (loadtest -read http://%[2]s)\n", format, listen)
-			if err := follow.awaitReader(ctx); err != nil {
-				return err
-			}
-		}
+		settings.Observer, settings.Stamp = follow, follow.stamped
 	}
-	m, err = live.New(mctx, live.Config{Store: st, Publisher: publisher, Logger: logger, MaxLateness: maxLateness})
+	site, err := server.Assemble(mctx, st, nil, logger, settings)
 	if err != nil {
 		return err
 	}
-	if err := m.StartTables(); err != nil {
-		return err
+	m := site.Manager
+	if follow != nil {
+		if err := follow.serve(mctx, listen, site); err != nil {
+			_ = site.Close(context.Background())
+			return err
+		}
+		if listen != "" {
+			fmt.Printf("serving the %s streams at http://%s: waiting for a reader (loadtest -read http://%[2]s)\n", format, listen)
+			if err := follow.awaitReader(ctx); err != nil {
+				_ = site.Close(context.Background())
+				return err
+			}
+		}
 	}
 	var committing atomic.Int64
 	m.Observe(func(t live.Timing, d time.Duration) {
@@ -280,26 +287,24 @@ loop:
 	closeCtx, done := context.WithTimeout(context.Background(), 30*time.Second)
 	defer done()
 	closing := time.Now()
-	if err := m.Close(closeCtx); err != nil {
+	if err := site.Close(closeCtx); err != nil {
 		return err
 	}
 	closed := time.Since(closing)
 
-	// A restart: every live game rebuilt from its log.
+	// A restart: the server assembled again, every live game rebuilt from
+	// its log.
 	reopening := time.Now()
-	m2, err := live.New(ctx, live.Config{Store: st, Logger: logger})
+	again, err := server.Assemble(ctx, st, nil, logger, loadSettings())
 	if err != nil {
-		return err
-	}
-	if err := m2.StartTables(); err != nil {
 		return err
 	}
 	reopened := time.Since(reopening)
-	rebuilt, err := m2.List(ctx, game.StatusLive, 0)
+	rebuilt, err := again.Manager.List(ctx, game.StatusLive, 0)
 	if err != nil {
 		return err
 	}
-	if err := m2.Close(closeCtx); err != nil {
+	if err := again.Close(closeCtx); err != nil {
 		return err
 	}
 
@@ -331,6 +336,13 @@ loop:
 		fmt.Printf("%-20s %10d %10v %10v %10v\n", row.name, row.l.Count, row.l.P50, row.l.P99, row.l.Max)
 	}
 	return nil
+}
+
+// loadSettings are the server's settings for a load test: one process
+// opens every stream and table, so the limits per address are lifted.
+func loadSettings() server.Settings {
+	unlimited := api.Rate{PerSecond: 1e9, Burst: 1e9}
+	return server.Settings{PerAddress: unlimited, PerToken: unlimited, StreamsPerAddress: 1 << 30, MaxLateness: maxLateness}
 }
 
 // startWorkers is how many tables startMany starts at once.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -17,18 +16,18 @@ import (
 	"bullshit/engine"
 	"bullshit/game"
 	"bullshit/push"
+	"bullshit/server"
 	"bullshit/web"
 )
 
-// streams serves every seat's event stream of one format from the real push
-// hub, as the server does, and tells a follower (readers in this process, or
-// in another through /follow) which games to follow and when the measuring
-// window opens and closes. It is the Publisher the tables see: it notes when
-// each seat's frame was published and hands the frame to the hub, whose
-// encoder stamps that moment on the event's id.
+// streams follows every seat's event stream of one format from the server's
+// push hub, and tells a follower (readers in this process, or in another
+// through /follow) which games to follow and when the measuring window
+// opens and closes. It is the server's Observer: it notes when each seat's
+// frame was published, and its stamped wraps the format's encoder, which
+// marks that moment on the event's id.
 type streams struct {
 	next   game.Publisher // told of every frame and closing too (the counter)
-	hub    *push.Hub
 	format string
 	to     follower
 
@@ -54,26 +53,21 @@ type stamp struct {
 	at       time.Time
 }
 
-// newStreams builds the push hub for format and serves its streams until ctx
-// ends: on listen for a reader in another process, or, if listen is "", on a
-// loopback port of its own for readers in this one.
-func newStreams(ctx context.Context, format, listen string, next game.Publisher, logger *slog.Logger,
-	frame func(ctx context.Context, id string, seat int) (game.Frame, error)) (*streams, error) {
-	var enc push.Encoder
-	switch format {
-	case api.FormatJSON:
-		enc = api.JSONEncoder
-	case web.FormatHTML:
-		// A browser's stream: each seat's screen rendered once per change,
-		// as the server renders it.
-		enc = push.EncoderFunc(web.NewFrames().FrameEvent)
-	default:
+// newStreams makes the streams of format, telling next of every frame.
+func newStreams(format string, next game.Publisher) (*streams, error) {
+	if format != api.FormatJSON && format != web.FormatHTML {
 		return nil, fmt.Errorf("no stream format %q: json or html", format)
 	}
-	s := &streams{next: next, format: format, published: map[seatKey]stamp{}}
-	s.hub = push.New(push.Config{Logger: logger, Formats: map[string]push.Encoder{format: s.stamped(enc)}})
-	go s.hub.Run(ctx)
+	return &streams{next: next, format: format, published: map[seatKey]stamp{}}, nil
+}
 
+// serve serves every seat's stream from site's hub until ctx ends: on
+// listen for a reader in another process, or, if listen is "", on a
+// loopback port of its own for readers in this one. The route is the load
+// test's own, since the server's serve a seat's stream only to its token
+// and the readers follow the bots' seats; the hub, its encoders and the
+// frames are the server's.
+func (s *streams) serve(ctx context.Context, listen string, site *server.Site) error {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.GET("/streams/:id/:seat", func(c echo.Context) error {
@@ -82,12 +76,12 @@ func newStreams(ctx context.Context, format, listen string, next game.Publisher,
 		if err != nil {
 			return echo.ErrNotFound
 		}
-		read := func() (game.Frame, error) { return frame(c.Request().Context(), id, seat) }
+		read := func() (game.Frame, error) { return site.Manager.Frame(c.Request().Context(), id, seat) }
 		f, err := read()
 		if err != nil {
 			return err
 		}
-		return s.hub.Serve(c, id, seat, format, f, read)
+		return site.Hub.Serve(c, id, seat, s.format, f, read)
 	})
 	addr := listen
 	if listen == "" {
@@ -95,26 +89,30 @@ func newStreams(ctx context.Context, format, listen string, next game.Publisher,
 	}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	base := "http://" + ln.Addr().String()
 	if listen == "" {
-		s.to = newReaders(base, format)
+		s.to = newReaders(base, s.format)
 	} else {
-		a := newAnnouncer(format)
+		a := newAnnouncer(s.format)
 		e.GET("/follow", a.serve)
 		s.to = a
 	}
 	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	context.AfterFunc(ctx, func() { _ = srv.Close() })
-	return s, nil
+	return nil
 }
 
-// stamped is enc with the moment its frame was published after an "@" at
-// the end of the event's id, when the frame is its seat's newest published
-// one (not one read as a client connects).
-func (s *streams) stamped(enc push.Encoder) push.Encoder {
+// stamped is the server's Stamp: the streams' format's encoder with the
+// moment its frame was published after an "@" at the end of the event's
+// id, when the frame is its seat's newest published one (not one read as a
+// client connects). Other formats' encoders stay as they are.
+func (s *streams) stamped(format string, enc push.Encoder) push.Encoder {
+	if format != s.format {
+		return enc
+	}
 	return push.EncoderFunc(func(f game.Frame, now time.Time) (push.Event, bool, error) {
 		ev, ok, err := enc.Encode(f, now)
 		if !ok || err != nil {
@@ -130,20 +128,19 @@ func (s *streams) stamped(enc push.Encoder) push.Encoder {
 	})
 }
 
-// Publish notes when each seat's frame was published, then publishes it.
+// Publish notes when each seat's frame was published (just before the hub
+// is told of it).
 func (s *streams) Publish(game string, f game.Frame) {
 	if f.Seat != engine.Spectator {
 		s.mu.Lock()
 		s.published[seatKey{game, f.Seat}] = stamp{f.Revision, time.Now()}
 		s.mu.Unlock()
 	}
-	s.hub.Publish(game, f)
 	s.next.Publish(game, f)
 }
 
-// Close ends the game's streams.
+// Close forgets the game's seats.
 func (s *streams) Close(game string) {
-	s.hub.Close(game)
 	s.next.Close(game)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -15,8 +15,9 @@ import (
 
 // The takeover (-takeover): after the measuring window one node is stopped
 // as kill -9 would stop it: its lease renewals frozen (Cluster.FreezeRenewal)
-// and its Manager closed, which halts every table and goroutine without
-// draining, so its lease is not released and runs out in the database by
+// and its server halted (server.Site.Halt), which stops every table,
+// stream and goroutine and leaves the mesh without draining, so its lease
+// is not released and runs out in the database by
 // itself. Its peers claim its games once it has; each table is timed from
 // the stop to its first action stored by the new owner (the resume that
 // gives back the time it was ownerless, written once the claim is replayed)
@@ -56,7 +57,7 @@ func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, leas
 	victim.stopped = true
 	stop := time.Now()
 	closeCtx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	err := victim.m.Close(closeCtx)
+	err := victim.site.Halt(closeCtx)
 	cancel()
 	if err != nil {
 		return nil, fmt.Errorf("stopping node %s: %w", victim.name, err)

@@ -14,6 +14,7 @@ import (
 	"bullshit/api"
 	"bullshit/engine"
 	"bullshit/game"
+	"bullshit/internal/clocks/fakeclock"
 	"bullshit/live"
 	"bullshit/players"
 	"bullshit/server"
@@ -184,20 +185,20 @@ func (w testWriter) Write(p []byte) (int, error) {
 }
 
 // dialClock is the tables' clock in these tests: it runs speed times faster
-// than real time, like live.ScaledClock, but its speed can be turned down to
+// than real time, like clocks.Scaled, but its speed can be turned down to
 // real time and back. A page plays a reveal's beats and the clock bar in real
 // time from the server's times, so a test watching a reveal or a hand-over in
 // the browser slows the table to real time for it and plays the rest of the
 // game fast.
 type dialClock struct {
-	*live.FakeClock
+	*fakeclock.Clock
 	mu    sync.Mutex
 	speed float64
 	held  float64 // the speed to go back to after a hold
 }
 
 func newDialClock(speed float64) *dialClock {
-	return &dialClock{FakeClock: live.NewFakeClock(time.Now()), speed: speed}
+	return &dialClock{Clock: fakeclock.New(time.Now()), speed: speed}
 }
 
 func (c *dialClock) set(speed float64) {

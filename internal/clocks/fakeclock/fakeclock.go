@@ -1,34 +1,36 @@
-package live
+// Package fakeclock is a clocks.Clock that moves only when a test moves it.
+package fakeclock
 
 import (
 	"slices"
 	"sync"
 	"time"
+
+	"bullshit/internal/clocks"
 )
 
-// FakeClock is a Clock that moves only when told to, for tests (of this
-// package and of its users): Advance moves it on and fires the timers due.
-// It is safe for concurrent use.
-type FakeClock struct {
+// Clock moves only when told to: Advance moves it on and fires the timers
+// due. It is safe for concurrent use.
+type Clock struct {
 	mu     sync.Mutex
 	now    time.Time
 	timers []*fakeTimer
 }
 
-// NewFakeClock returns a FakeClock reading start.
-func NewFakeClock(start time.Time) *FakeClock {
-	return &FakeClock{now: start.UTC().Round(0)}
+// New returns a Clock reading start.
+func New(start time.Time) *Clock {
+	return &Clock{now: start.UTC().Round(0)}
 }
 
 // Now is the fake time.
-func (c *FakeClock) Now() time.Time {
+func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
 // NewTimer returns a timer that fires once the clock has been advanced by d.
-func (c *FakeClock) NewTimer(d time.Duration) Timer {
+func (c *Clock) NewTimer(d time.Duration) clocks.Timer {
 	t := &fakeTimer{clock: c, ch: make(chan time.Time, 1)}
 	t.Reset(d)
 	return t
@@ -37,7 +39,7 @@ func (c *FakeClock) NewTimer(d time.Duration) Timer {
 // Advance moves the clock on by d and fires every timer due by then, in the
 // order they fall due. A timer's channel holds one firing, as a receiver that
 // is busy picks it up later.
-func (c *FakeClock) Advance(d time.Duration) {
+func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
@@ -53,13 +55,13 @@ func (c *FakeClock) Advance(d time.Duration) {
 }
 
 // Timers is how many timers are waiting to fire.
-func (c *FakeClock) Timers() int {
+func (c *Clock) Timers() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.timers)
 }
 
-func (c *FakeClock) remove(t *fakeTimer) bool {
+func (c *Clock) remove(t *fakeTimer) bool {
 	i := slices.Index(c.timers, t)
 	if i < 0 {
 		return false
@@ -69,7 +71,7 @@ func (c *FakeClock) remove(t *fakeTimer) bool {
 }
 
 type fakeTimer struct {
-	clock *FakeClock
+	clock *Clock
 	when  time.Time
 	ch    chan time.Time
 }
