@@ -5,19 +5,14 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/internal/clocks/fakeclock"
-	"bullshit/players"
 	"bullshit/server"
-	"bullshit/store"
-	"bullshit/store/storetest"
 )
 
 // TestAFullNodeSaysSo runs the whole site on a clock that jumps by more than
@@ -29,24 +24,8 @@ import (
 func TestAFullNodeSaysSo(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	st, err := store.Open(ctx, storetest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	clock := fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
-	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	site, err := server.Assemble(ctx, st, clock, nil, server.Settings{PerAddress: unlimited, PerToken: unlimited,
-		MaxLateness: 100 * time.Millisecond, Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(site.Handler)
-	defer func() {
-		site.StopStreams()
-		srv.Close()
-		_ = site.Close(context.Background())
-	}()
+	site, srv := serveSite(t, ctx, clock, nil, server.Settings{MaxLateness: 100 * time.Millisecond})
 
 	c := client.New(srv.URL, nil)
 	for range 3 {
@@ -69,7 +48,7 @@ func TestAFullNodeSaysSo(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // the tables catch up on their own goroutines
 	}
 
-	_, err = c.Create(ctx, client.CreateBody{Seats: 4, Name: "Bea", FillBots: true})
+	_, err := c.Create(ctx, client.CreateBody{Seats: 4, Name: "Bea", FillBots: true})
 	var refused *client.Error
 	if !errors.As(err, &refused) || refused.Status != http.StatusServiceUnavailable || refused.Code != "busy" || refused.RetryAfter != 5 {
 		t.Errorf("a new table over the API at a full node: got %+v (%v), want 503 busy with Retry-After 5", refused, err)

@@ -17,6 +17,7 @@ import (
 	"bullshit/api"
 	"bullshit/api/client"
 	"bullshit/engine"
+	"bullshit/internal/clocks"
 	"bullshit/internal/clocks/fakeclock"
 	"bullshit/players"
 	"bullshit/server"
@@ -57,6 +58,32 @@ func get(t *testing.T, url string) (int, string) {
 	return resp.StatusCode, string(body)
 }
 
+// serveSite assembles the site on a store of the test's own, without request
+// limits and with quick password hashes, and serves it until the test ends.
+func serveSite(t *testing.T, ctx context.Context, clock clocks.Clock, logger *slog.Logger, s server.Settings) (*server.Site, *httptest.Server) {
+	t.Helper()
+	st, err := store.Open(ctx, storetest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
+	s.PerAddress, s.PerToken = unlimited, unlimited
+	s.Passwords = players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+	site, err := server.Assemble(ctx, st, clock, logger, s)
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site.Handler)
+	t.Cleanup(func() {
+		site.StopStreams()
+		srv.Close()
+		_ = site.Close(context.Background())
+		st.Close()
+	})
+	return site, srv
+}
+
 // TestOperations runs the whole site with the real tables: a move made
 // over the API shows in the scrape as an acknowledgement, a commit, an
 // action stored and a table playing; the metrics lint clean; the probes
@@ -65,25 +92,9 @@ func get(t *testing.T, url string) (int, string) {
 func TestOperations(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	st, err := store.Open(ctx, storetest.URL(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
 	var logs lockedBuffer
-	logger := slog.New(slog.NewTextHandler(&logs, nil))
-	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	site, err := server.Assemble(ctx, st, fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)), logger,
-		server.Settings{PerAddress: unlimited, PerToken: unlimited, Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(site.Handler)
-	defer func() {
-		site.StopStreams()
-		srv.Close()
-		_ = site.Close(context.Background())
-	}()
+	site, srv := serveSite(t, ctx, fakeclock.New(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)),
+		slog.New(slog.NewTextHandler(&logs, nil)), server.Settings{})
 
 	c := client.New(srv.URL, nil)
 	host, err := c.Create(ctx, client.CreateBody{Seats: 3, Name: "Ann"})
