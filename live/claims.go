@@ -200,7 +200,7 @@ func (m *Manager) adoptOne(ctx context.Context, c store.Claim, r store.Running, 
 		}
 	}
 	var t *table
-	g, seats := gameOf(&r.Game), seatsOf(r.Seats)
+	g, seats := r.Game, seatsOf(r.Seats)
 	if g.Status == game.StatusOpen {
 		t = m.newTable(g, seats)
 		t.openSince = openSince(g, seats, m.clock.Now())
@@ -315,7 +315,7 @@ func (m *Manager) elsewhere(ctx context.Context, id string) error {
 	if err != nil {
 		return m.fromStore(id, err)
 	}
-	if s := game.Status(g.Status); s == game.StatusOpen || s == game.StatusLive {
+	if s := g.Status; s == game.StatusOpen || s == game.StatusLive {
 		return errMoved
 	}
 	return nil
@@ -329,5 +329,5 @@ func (m *Manager) Owner(ctx context.Context, id string) (node string, status gam
 	if err != nil {
 		return "", "", m.fromStore(id, err)
 	}
-	return g.Owner, game.Status(g.Status), nil
+	return g.Owner, g.Status, nil
 }

@@ -10,6 +10,7 @@ import (
 	"bullshit/engine"
 	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/store"
 )
 
 // A fault in one game (a panic of its table, of a bot playing at it, of its
@@ -109,7 +110,7 @@ func (t *table) broken(ctx context.Context) {
 // brokenTable stands for a stored game that couldn't be rebuilt, with what
 // the store holds of its seats, so its players' tokens are still known and
 // they are told what happened.
-func (m *Manager) brokenTable(ctx context.Context, g gameRow, fault error) *table {
+func (m *Manager) brokenTable(ctx context.Context, g store.Game, fault error) *table {
 	var seats []seat
 	_ = guard(func() error {
 		_, s, err := m.st.Game(ctx, g.ID)

@@ -82,7 +82,7 @@ func (f *fixture) openWith(st storage, pub game.Publisher, log *logBuffer) *Mana
 }
 
 // storedStatus is a game's status as the store has it.
-func (f *fixture) storedStatus(id string) string {
+func (f *fixture) storedStatus(id string) game.Status {
 	f.t.Helper()
 	g, _, err := f.st.Game(f.ctx, id)
 	if err != nil {
@@ -120,7 +120,7 @@ func (f *fixture) checkBroken(id, token string, actions int) {
 	if got := f.actions(id); got != actions {
 		f.t.Errorf("got %d stored actions, want the %d there were", got, actions)
 	}
-	if got := f.storedStatus(id); got != string(game.StatusLive) {
+	if got := f.storedStatus(id); got != game.StatusLive {
 		f.t.Errorf("got stored status %s, want live as it was", got)
 	}
 }

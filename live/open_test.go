@@ -34,7 +34,7 @@ func (f *fixture) checkExpired(id string, closed time.Time) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	if g.Status != string(game.StatusEnded) || !g.StartedAt.IsZero() || !g.EndedAt.Equal(closed) {
+	if g.Status != game.StatusEnded || !g.StartedAt.IsZero() || !g.EndedAt.Equal(closed) {
 		f.t.Errorf("got the table stored %s, started %v, ended %v; want ended, never started, at %v", g.Status, g.StartedAt, g.EndedAt, closed)
 	}
 	if s := f.status(id); s != game.StatusEnded {

@@ -39,7 +39,7 @@ func storeFinished(t *testing.T, st *store.Store, id string, created time.Time) 
 	ctx := context.Background()
 	opts := engine.Standard(3)
 	opts.Rules = engine.CurrentRules
-	g := &store.Game{ID: id, Status: string(game.StatusOpen), Options: opts, Seed: 7, AwayAfter: DefaultAwayAfter, CreatedAt: created}
+	g := &store.Game{ID: id, Status: game.StatusOpen, Options: opts, Seed: 7, AwayAfter: DefaultAwayAfter, CreatedAt: created}
 	seats := []store.Seat{
 		{No: 0, Kind: string(game.SeatPerson), Name: "Ada", TokenHash: hashToken(id)},
 		{No: 1, Kind: string(game.SeatBot), Name: "Bold bot (easy)", BotLevel: "easy", BotStyle: "bold"},
@@ -198,7 +198,7 @@ func TestEndedGameShowsItsStoredPlaces(t *testing.T) {
 		results = append(results, store.Result{Seat: p.Seat, Place: p.Place, Left: p.Left})
 	}
 
-	g := &store.Game{ID: "ended", Status: string(game.StatusOpen), Options: opts, Seed: 11, AwayAfter: DefaultAwayAfter, CreatedAt: start}
+	g := &store.Game{ID: "ended", Status: game.StatusOpen, Options: opts, Seed: 11, AwayAfter: DefaultAwayAfter, CreatedAt: start}
 	seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
 	if err := f.st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 	opts.Rules = engine.CurrentRules + 41
 	for _, status := range []game.Status{game.StatusLive, game.StatusFinished} {
 		id := string(status)
-		g := &store.Game{ID: id, Status: string(game.StatusOpen), Options: opts, Seed: 3, AwayAfter: DefaultAwayAfter, CreatedAt: epoch}
+		g := &store.Game{ID: id, Status: game.StatusOpen, Options: opts, Seed: 3, AwayAfter: DefaultAwayAfter, CreatedAt: epoch}
 		seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
 		if err := f.st.CreateGame(f.ctx, g, seats); err != nil {
 			t.Fatal(err)

@@ -18,7 +18,7 @@ import (
 // unknownWrite) by reading the row back, where outcome says what it shows
 // of the change: answered as stored, as not stored, or, while the store
 // can't say, as unknown.
-func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g gameRow) store.Outcome, adopt func()) error {
+func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) error, outcome func(g store.Game) store.Outcome, adopt func()) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (t *table) start(by int) error {
 	return t.writeGame("the start", func(ctx context.Context, st storage) error {
 		return st.StartGame(ctx, t.id, now, seatRows(t.id, changed))
 	},
-		func(g gameRow) store.Outcome {
+		func(g store.Game) store.Outcome {
 			switch {
 			case g.Status == game.StatusLive && g.StartedAt.Equal(now):
 				return store.Stored
@@ -284,7 +284,7 @@ func (t *table) end(by int) error {
 	}
 	return t.writeGame("the end", func(ctx context.Context, st storage) error {
 		return st.FinishGame(ctx, t.id, string(game.StatusEnded), now, plays, false, results, t.rater(ended, now, false))
-	}, func(g gameRow) store.Outcome {
+	}, func(g store.Game) store.Outcome {
 		switch {
 		case g.Status == game.StatusEnded && g.EndedAt.Equal(now):
 			return store.Stored

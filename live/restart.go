@@ -66,11 +66,11 @@ func (m *Manager) rebuildRunning(ctx context.Context, r store.Running, alive tim
 		if err != nil {
 			return err
 		}
-		t, err = m.rebuilt(gameOf(&r.Game), seatsOf(r.Seats), actions, alive)
+		t, err = m.rebuilt(r.Game, seatsOf(r.Seats), actions, alive)
 		return err
 	})
 	if err != nil {
-		t = m.brokenTable(ctx, gameOf(&r.Game), fmt.Errorf("rebuilding the game: %w", err))
+		t = m.brokenTable(ctx, r.Game, fmt.Errorf("rebuilding the game: %w", err))
 	}
 	return t
 }

@@ -36,7 +36,7 @@ func storeRunning(tb testing.TB, st *store.Store, n int, start time.Time) {
 				tb.Fatal(err)
 			}
 		}
-		g := store.Game{ID: id, Status: string(game.StatusOpen), Options: opts, Seed: seed, AwayAfter: time.Minute, CreatedAt: start}
+		g := store.Game{ID: id, Status: game.StatusOpen, Options: opts, Seed: seed, AwayAfter: time.Minute, CreatedAt: start}
 		if err := st.CreateGame(ctx, &g, seats); err != nil {
 			tb.Fatal(err)
 		}

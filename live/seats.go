@@ -74,7 +74,7 @@ func checkCreate(req game.CreateRequest) (game.CreateRequest, error) {
 
 // newGame checks a request and builds the game and seats to store, with the
 // host's token.
-func (m *Manager) newGame(req game.CreateRequest) (*gameRow, []seat, string, error) {
+func (m *Manager) newGame(req game.CreateRequest) (*store.Game, []seat, string, error) {
 	req, err := checkCreate(req)
 	if err != nil {
 		return nil, nil, "", err
@@ -106,7 +106,7 @@ func (m *Manager) newGame(req game.CreateRequest) (*gameRow, []seat, string, err
 		s.Kind, s.BotLevel, s.BotStyle = game.SeatBot, level, style
 		s.Name = botName(level, style)
 	}
-	g := &gameRow{
+	g := &store.Game{
 		Status: game.StatusOpen, Options: opts, Seed: seed, Host: 0, AwayAfter: req.AwayAfter, FillBots: req.FillBots,
 		CreatedAt: m.clock.Now().UTC().Truncate(time.Microsecond),
 	}
@@ -191,9 +191,9 @@ func seated(seats []seat) int {
 }
 
 // storedSummary is a game that isn't running, as stored.
-func storedSummary(g gameRow, seats []seat, results []store.Result) game.Summary {
+func storedSummary(g store.Game, seats []seat, results []store.Result) game.Summary {
 	s := game.Summary{
-		ID: g.ID, Status: game.Status(g.Status), Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
+		ID: g.ID, Status: g.Status, Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
 		Plays: g.Plays, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,
 		Seats: make([]game.SeatInfo, 0, len(seats)),
 	}

@@ -121,7 +121,7 @@ func (f *fixture) checkShownIsStored(id string) {
 			note(s)
 		}
 	}
-	if g.Status == string(game.StatusEnded) {
+	if g.Status == game.StatusEnded {
 		settle(g.EndedAt)
 		s.End(g.EndedAt)
 		note(s)

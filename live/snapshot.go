@@ -28,7 +28,7 @@ func (t *table) tokenHashes() [][]byte {
 // summary is the game as the lobby lists it.
 func (t *table) summary() game.Summary {
 	s := game.Summary{
-		ID: t.id, Status: game.Status(t.game.Status), Options: t.game.Options, AwayAfter: t.game.AwayAfter,
+		ID: t.id, Status: t.game.Status, Options: t.game.Options, AwayAfter: t.game.AwayAfter,
 		Host: t.game.Host, Plays: t.game.Plays, CreatedAt: t.game.CreatedAt, StartedAt: t.game.StartedAt,
 		EndedAt: t.game.EndedAt, Result: t.results,
 	}

@@ -93,7 +93,7 @@ type table struct {
 	addr        string
 	countedOpen atomic.Bool
 
-	game    gameRow
+	game    store.Game
 	seats   []seat
 	state   *engine.State
 	actions kept
@@ -153,7 +153,7 @@ type table struct {
 	moving chan struct{}
 }
 
-func (m *Manager) newTable(g gameRow, seats []seat) *table {
+func (m *Manager) newTable(g store.Game, seats []seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt, here: m.clock.Now(),

@@ -236,13 +236,13 @@ func (t *table) settleAction(ctx context.Context, rec store.Action) (bool, error
 // settleGame settles a write of the game's row (a start, an end) by reading
 // the row back: outcome says what the row shows of the write, and adopt
 // makes the table hold it.
-func (t *table) settleGame(what string, outcome func(g gameRow) store.Outcome, adopt func()) func(ctx context.Context) (bool, error) {
+func (t *table) settleGame(what string, outcome func(g store.Game) store.Outcome, adopt func()) func(ctx context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		row, _, err := t.m.st.Game(ctx, t.id)
 		if err != nil {
 			return false, err
 		}
-		g := gameOf(row)
+		g := *row
 		switch outcome(g) {
 		case store.NotStored:
 			return false, nil

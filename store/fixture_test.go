@@ -97,7 +97,7 @@ func TestFixtureDatabase(t *testing.T) {
 		}
 		count := map[string]int{}
 		for _, g := range games {
-			count[g.Status]++
+			count[string(g.Status)]++
 			t.Run(g.ID, func(t *testing.T) { checkStoredGame(t, s, g) })
 		}
 		if count["finished"] < 3 || count["ended"] < 2 || count["live"] < 2 || count["open"] < 1 {

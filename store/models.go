@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // Game is a game's settings and where it is in its life.
@@ -14,8 +15,8 @@ type Game struct {
 	bun.BaseModel `bun:"table:games"`
 	// ID is the short random code chosen by the caller.
 	ID string
-	// Status is "open", "live", "finished" or "ended".
-	Status string
+	// Status is open, live, finished or ended; it is stored as its text.
+	Status game.Status
 	// Options are the game's settings. Options.Rules, the rules version the
 	// game is played under, must be set: a game is always replayed with its
 	// own version's rules.
@@ -126,7 +127,7 @@ func toGameRow(g *Game) (gameRow, error) {
 	}
 	return gameRow{
 		ID:          g.ID,
-		Status:      g.Status,
+		Status:      string(g.Status),
 		Options:     opts,
 		Rules:       g.Options.Rules,
 		Seed:        int64(g.Seed),
@@ -146,7 +147,7 @@ func toGameRow(g *Game) (gameRow, error) {
 func (r *gameRow) game() (Game, error) {
 	g := Game{
 		ID:        r.ID,
-		Status:    r.Status,
+		Status:    game.Status(r.Status),
 		Seed:      uint64(r.Seed),
 		Host:      r.Host,
 		AwayAfter: time.Duration(r.AwayAfterMS) * time.Millisecond,

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // base is a time with microseconds, which every timestamp keeps.
@@ -249,9 +250,9 @@ func TestGamesOrder(t *testing.T) {
 			{"c", "finished", base.Add(time.Second)},
 			{"e", "live", base.Add(-time.Hour)},
 		} {
-			game := newGame(g.id, g.created)
-			game.Status = g.status
-			mustCreate(t, s, game)
+			row := newGame(g.id, g.created)
+			row.Status = game.Status(g.status)
+			mustCreate(t, s, row)
 		}
 		tests := []struct {
 			status string
@@ -404,7 +405,7 @@ func TestFinishStatus(t *testing.T) {
 		s := newStore(t, db)
 		for i, tt := range tests {
 			g := newGame(string(rune('a'+i)), base)
-			g.Status = tt.from
+			g.Status = game.Status(tt.from)
 			mustCreate(t, s, g)
 			err := s.FinishGame(ctx, g.ID, tt.status, base.Add(time.Hour), 3, false, nil, nil)
 			switch {
@@ -423,7 +424,7 @@ func TestFinishStatus(t *testing.T) {
 			if tt.ok {
 				want = tt.status
 			}
-			if got.Status != want {
+			if string(got.Status) != want {
 				t.Errorf("status after finishing %s game as %q: got %q, want %q", tt.from, tt.status, got.Status, want)
 			}
 		}
