@@ -104,8 +104,7 @@ func (c *capacity) roll(now time.Time) {
 }
 
 // errBusy refuses a new table or a join at a full node.
-var errBusy = &game.Error{Code: errcode.Busy, Wait: CapacityWindow,
-	Message: "The server is busy: try again in a few seconds."}
+var errBusy = &game.Error{Code: errcode.Busy, Wait: CapacityWindow, Message: errcode.Message(errcode.Busy)}
 
 // admit refuses what would add to a full node's load, counting the refusal.
 func (m *Manager) admit() error {
