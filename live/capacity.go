@@ -103,6 +103,13 @@ func (c *capacity) roll(now time.Time) {
 	c.windowEnd = now.Add(CapacityWindow)
 }
 
+// queued is told how long an action waited for its group commit, which is
+// one of the node's timings and one of its samples of lateness.
+func (m *Manager) queued(now time.Time, waited time.Duration) {
+	m.stats.queued.record(waited)
+	m.capacity.record(now, waited)
+}
+
 // errBusy refuses a new table or a join at a full node.
 var errBusy = &game.Error{Code: errcode.Busy, Wait: CapacityWindow, Message: errcode.Message(errcode.Busy)}
 

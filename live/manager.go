@@ -159,7 +159,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	if bs, ok := st.(batchStore); ok {
 		for range bs.Writers() {
 			m.writers = append(m.writers, &writer{st: bs, clock: m.clock, context: m.writeContext, timed: &m.stats.commits,
-				one: st.AppendAction, queued: m.capacity.record, reqs: make(chan writeReq)})
+				one: st.AppendAction, queued: m.queued, reqs: make(chan writeReq)})
 		}
 	}
 	return m, nil

@@ -29,12 +29,14 @@ func TestObserveSeesEveryTiming(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		return map[Timing]int64{TimeDeadlines: s.Deadlines.Count, TimeBots: s.Bots.Count,
-				TimePublish: s.Publish.Count, TimeCommits: s.Commits.Count}, map[Timing]int64{
-				TimeDeadlines: seen[TimeDeadlines], TimeBots: seen[TimeBots], TimePublish: seen[TimePublish], TimeCommits: seen[TimeCommits]}
+				TimePublish: s.Publish.Count, TimeCommits: s.Commits.Count, TimeQueued: s.Queued.Count}, map[Timing]int64{
+				TimeDeadlines: seen[TimeDeadlines], TimeBots: seen[TimeBots], TimePublish: seen[TimePublish],
+				TimeCommits: seen[TimeCommits], TimeQueued: seen[TimeQueued]}
 	}
 	f.until(id, 10*time.Minute, func() bool {
 		want, _ := counts()
-		return want[TimeDeadlines] > 0 && want[TimeBots] > 0 && want[TimePublish] > 0 && want[TimeCommits] > 0
+		return want[TimeDeadlines] > 0 && want[TimeBots] > 0 && want[TimePublish] > 0 && want[TimeCommits] > 0 &&
+			want[TimeQueued] > 0
 	})
 	// The publishing and the commit's timing are recorded off the table's
 	// goroutine, a moment after the table moves on.

@@ -23,8 +23,10 @@ type Stats struct {
 	// Publish is the time from an action being accepted and stored (or a
 	// deadline settled) to the Publisher being called with the new views.
 	Publish Latency
-	// Commits is how long each group commit of actions took, and Batch the
-	// mean number of actions in one.
+	// Queued is how long each action waited for its group commit to
+	// begin; Commits is how long each group commit of actions took, and
+	// Batch the mean number of actions in one.
+	Queued  Latency
 	Commits Latency
 	Batch   float64
 	// In a cluster: Claims counts the games this node claimed (or took
@@ -142,6 +144,7 @@ type stats struct {
 	bots      histogram
 	publish   histogram
 	commits   histogram
+	queued    histogram
 }
 
 func (s *stats) stored() {
@@ -161,6 +164,7 @@ func (m *Manager) Stats() Stats {
 		Bots:        m.stats.bots.latency(),
 		Publish:     m.stats.publish.latency(),
 		Commits:     m.stats.commits.latency(),
+		Queued:      m.stats.queued.latency(),
 		Full:        m.capacity.isFull(m.clock.Now()),
 		RefusedFull: m.capacity.refused.Load(),
 	}
@@ -179,7 +183,7 @@ func (m *Manager) ResetStats() {
 	m.stats.mu.Lock()
 	m.stats.actions = 0
 	m.stats.mu.Unlock()
-	for _, h := range []*histogram{&m.stats.deadlines, &m.stats.bots, &m.stats.publish, &m.stats.commits} {
+	for _, h := range []*histogram{&m.stats.deadlines, &m.stats.bots, &m.stats.publish, &m.stats.commits, &m.stats.queued} {
 		h.reset()
 	}
 }
@@ -193,6 +197,7 @@ const (
 	TimeBots
 	TimePublish
 	TimeCommits
+	TimeQueued
 )
 
 // Observe has fn called with every duration timed from now on, beside the
@@ -203,7 +208,7 @@ const (
 // Stats alone.
 func (m *Manager) Observe(fn func(Timing, time.Duration)) {
 	for t, h := range map[Timing]*histogram{TimeDeadlines: &m.stats.deadlines, TimeBots: &m.stats.bots,
-		TimePublish: &m.stats.publish, TimeCommits: &m.stats.commits} {
+		TimePublish: &m.stats.publish, TimeCommits: &m.stats.commits, TimeQueued: &m.stats.queued} {
 		h.observe(func(d time.Duration) { fn(t, d) })
 	}
 }

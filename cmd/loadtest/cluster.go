@@ -343,6 +343,7 @@ var timingsShown = []struct {
 	{"deadlines", live.TimeDeadlines, func(s live.Stats) live.Latency { return s.Deadlines }},
 	{"bot moves", live.TimeBots, func(s live.Stats) live.Latency { return s.Bots }},
 	{"action to publish", live.TimePublish, func(s live.Stats) live.Latency { return s.Publish }},
+	{"writer queue", live.TimeQueued, func(s live.Stats) live.Latency { return s.Queued }},
 	{"group commit", live.TimeCommits, func(s live.Stats) live.Latency { return s.Commits }},
 }
 

@@ -331,6 +331,7 @@ loop:
 		{"deadlines", s.Deadlines},
 		{"bot moves", s.Bots},
 		{"action to publish", s.Publish},
+		{"writer queue", s.Queued},
 		{"group commit", s.Commits},
 	} {
 		fmt.Printf("%-20s %10d %10v %10v %10v\n", row.name, row.l.Count, row.l.P50, row.l.P99, row.l.Max)
