@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -68,9 +67,7 @@ func (s *Server) HandleError(err error, c echo.Context) {
 	if !ok {
 		s.log.Error("request failed", "method", c.Request().Method, "path", c.Path(), "err", err)
 	}
-	if wait := errcode.RetryAfter(err); wait > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
-	}
+	httpx.SetRetryAfter(c.Response().Header(), err)
 	if c.Request().Method == http.MethodHead {
 		err = c.NoContent(status)
 	} else {

@@ -43,7 +43,7 @@ type capacity struct {
 	over      int64 // of them over limit
 	overHalf  int64 // of them over limit/2
 
-	full    atomic.Bool
+	full    bool // judged at the last window's end
 	refused atomic.Int64
 }
 
@@ -83,7 +83,7 @@ func (c *capacity) isFull(now time.Time) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.roll(now)
-	return c.full.Load()
+	return c.full
 }
 
 // roll judges the window and starts the next once now has passed its end.
@@ -94,10 +94,10 @@ func (c *capacity) roll(now time.Time) {
 	if now.Before(c.windowEnd) {
 		return
 	}
-	if c.full.Load() {
-		c.full.Store(float64(c.overHalf) > fullShare*float64(c.n))
+	if c.full {
+		c.full = float64(c.overHalf) > fullShare*float64(c.n)
 	} else {
-		c.full.Store(c.over >= fullAtLeast && float64(c.over) > fullShare*float64(c.n))
+		c.full = c.over >= fullAtLeast && float64(c.over) > fullShare*float64(c.n)
 	}
 	c.n, c.over, c.overHalf = 0, 0, 0
 	c.windowEnd = now.Add(CapacityWindow)

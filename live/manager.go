@@ -172,7 +172,8 @@ func (m *Manager) Connect(h Hooks) { m.hooks = h }
 // StartTables starts the tables: it rebuilds every unfinished game from the store
 // (in a cluster, takes the node's lease and claims its games, its own back
 // first), so each table runs and publishes from then on. Call it once, after
-// Connect, once whatever the hooks call is ready to be called: a node restarted under its own name publishes its games at once.
+// Connect, once whatever the hooks call is ready to be called: a node
+// restarted under its own name publishes its games at once.
 func (m *Manager) StartTables() error {
 	for _, w := range m.writers {
 		m.all.Go(w.run)

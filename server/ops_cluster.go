@@ -20,7 +20,7 @@ func clusterOperations(metrics *ops.Metrics, ready *ops.Ready, mgr *live.Manager
 	ready.Add("capacity", func(context.Context) error { return mgr.Capacity() })
 	metrics.Gauge("full", "1 while the node is full: its tables' timers or writes run later than its limit, and it refuses new tables and joins.",
 		func() int64 {
-			if mgr.Stats().Full {
+			if mgr.Capacity() != nil {
 				return 1
 			}
 			return 0

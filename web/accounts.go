@@ -12,7 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"bullshit/errcode"
+	"bullshit/internal/httpx"
 	"bullshit/players"
 	"bullshit/views"
 )
@@ -120,9 +120,7 @@ func refusal(c echo.Context, err error) (status int, msg string, ok bool) {
 		return 0, "", false
 	}
 	status, _, msg = describe(err)
-	if wait := errcode.RetryAfter(err); wait > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
-	}
+	httpx.SetRetryAfter(c.Response().Header(), err)
 	return status, msg, true
 }
 

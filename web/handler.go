@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/netip"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/a-h/templ"
@@ -208,9 +207,7 @@ func (h *Handler) ErrorPage(err error, c echo.Context) {
 		return
 	}
 	status, title, msg := describe(err)
-	if wait := errcode.RetryAfter(err); wait > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
-	}
+	httpx.SetRetryAfter(c.Response().Header(), err)
 	if status >= 500 {
 		h.log.Error("page failed", "method", c.Request().Method, "path", c.Request().URL.Path, "err", err)
 	}

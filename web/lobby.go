@@ -218,9 +218,7 @@ func (h *Handler) create(c echo.Context) error {
 // lobbyRefusal shows a refused new table or seat over the lobby, with the
 // wait it asks for (a full server's) in Retry-After.
 func (h *Handler) lobbyRefusal(c echo.Context, err error) error {
-	if wait := errcode.RetryAfter(err); wait > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
-	}
+	httpx.SetRetryAfter(c.Response().Header(), err)
 	status, _, msg := describe(err)
 	return h.renderLobby(c, status, msg)
 }

@@ -5,7 +5,9 @@
 package httpx
 
 import (
+	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -47,5 +49,14 @@ func CheckGameID(next echo.HandlerFunc) echo.HandlerFunc {
 			return ErrNoGame
 		}
 		return next(c)
+	}
+}
+
+// SetRetryAfter sets the Retry-After header to the whole seconds err's
+// refusal asks the client to wait, if it asks any (see errcode.RetryAfter):
+// the API's answers and the pages' alike.
+func SetRetryAfter(h http.Header, err error) {
+	if wait := errcode.RetryAfter(err); wait > 0 {
+		h.Set("Retry-After", strconv.Itoa(wait))
 	}
 }
