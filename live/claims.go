@@ -24,23 +24,25 @@ import (
 // write the request asked for may be stored: see handOver).
 
 // loadCluster starts a node: it takes its lease, then its own games back
-// and the orphans, and starts the lease's and the claims' goroutines.
+// and the orphans, and starts the goroutines that hold the lease and claim.
 func (m *Manager) loadCluster(ctx context.Context) error {
-	if err := m.renew(ctx); err != nil {
+	s, err := m.grant(ctx)
+	if err != nil {
 		return fmt.Errorf("live: take the lease of node %s: %w", m.cl.cfg.Node, err)
 	}
 	// All at once: a game taken back is still this node's, so a second
 	// call would take it again.
 	claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Node, nil, 0)
 	if err != nil {
+		s.End()
 		return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Node, err)
 	}
 	m.adopt(ctx, claims, func(store.Claim) time.Time { return time.Time{} })
 	if err := m.claimOrphans(ctx); err != nil {
+		s.End()
 		return err
 	}
-	m.all.Go(m.keepLease)
-	m.all.Go(m.watchLease)
+	m.all.Go(func() { m.holdLease(s) })
 	m.all.Go(m.claimLoop)
 	return nil
 }
@@ -75,9 +77,9 @@ func (m *Manager) ClaimNow() {
 	}
 }
 
-func (l *lease) claimNow() {
+func (n *clusterNode) claimNow() {
 	select {
-	case l.wake <- struct{}{}:
+	case n.wake <- struct{}{}:
 	default:
 	}
 }
@@ -118,11 +120,11 @@ func (m *Manager) claimOrphans(ctx context.Context) error {
 
 // drop notes a game this node owns in the store but runs no table for,
 // since at (the earliest, if noted twice).
-func (l *lease) drop(game string, at time.Time) {
-	l.dropMu.Lock()
-	defer l.dropMu.Unlock()
-	if _, ok := l.dropped[game]; !ok {
-		l.dropped[game] = at
+func (n *clusterNode) drop(game string, at time.Time) {
+	n.dropMu.Lock()
+	defer n.dropMu.Unlock()
+	if _, ok := n.dropped[game]; !ok {
+		n.dropped[game] = at
 	}
 }
 
@@ -130,27 +132,27 @@ func (l *lease) drop(game string, at time.Time) {
 // lapsed, now that it holds the lease again: nobody else claims a game
 // while its owner's lease runs.
 func (m *Manager) reclaimDropped(ctx context.Context) {
-	l := m.cl
-	l.claiming.Lock()
-	defer l.claiming.Unlock()
-	l.dropMu.Lock()
-	dropped := maps.Clone(l.dropped)
-	l.dropMu.Unlock()
-	if len(dropped) == 0 || !l.serving() {
+	n := m.cl
+	n.claiming.Lock()
+	defer n.claiming.Unlock()
+	n.dropMu.Lock()
+	dropped := maps.Clone(n.dropped)
+	n.dropMu.Unlock()
+	if len(dropped) == 0 || !n.serving() {
 		return
 	}
 	ids := slices.Collect(maps.Keys(dropped))
-	claims, err := l.st.Reclaim(ctx, l.cfg.Node, ids, 0)
+	claims, err := n.st.Reclaim(ctx, n.cfg.Node, ids, 0)
 	if err != nil {
 		m.log.Warn("taking back the games stopped when the lease lapsed failed; trying again", slog.Any("err", err))
 		return
 	}
 	// Those not taken back are another node's now, or over.
-	l.dropMu.Lock()
+	n.dropMu.Lock()
 	for _, id := range ids {
-		delete(l.dropped, id)
+		delete(n.dropped, id)
 	}
-	l.dropMu.Unlock()
+	n.dropMu.Unlock()
 	m.adopt(ctx, claims, func(c store.Claim) time.Time { return dropped[c.Game] })
 }
 
@@ -299,7 +301,7 @@ func (t *table) checkHeld(err error) {
 	if errors.Is(err, store.ErrFenced) {
 		t.surrender(err)
 	}
-	if err == nil && t.m.cl.lapsed() {
+	if err == nil && (t.hold == nil || t.hold.Lapsed()) {
 		t.surrender(errLapsed)
 	}
 }

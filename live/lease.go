@@ -9,16 +9,17 @@ import (
 	"sync/atomic"
 	"time"
 
+	"bullshit/lease"
 	"bullshit/store"
 )
 
 // Cluster runs the Manager as one of several servers ("nodes") on one
 // PostgreSQL database: the database says which node runs each table (see
-// store/nodes.go). The node holds a lease, renewed every Lease/4 in the
-// database's time; it claims the games whose owner's lease ran out, every
-// ClaimEvery, and rebuilds them as a restart does; and every write of a
-// table is fenced on the owner epoch it was claimed at, so a table this
-// node lost is refused and stops (its request answered errcode.Moved).
+// store/nodes.go). The node holds its lease as a lease.Session; it claims
+// the games whose owner's lease ran out, every ClaimEvery, and rebuilds
+// them as a restart does; and every write of a table is fenced on the
+// owner epoch it was claimed at, so a table this node lost is refused and
+// stops (its request answered errcode.Moved).
 type Cluster struct {
 	// Node names this server; each node of the cluster has its own name,
 	// kept across restarts so a node takes its own games back at once.
@@ -44,8 +45,7 @@ type Cluster struct {
 
 // clusterStore is what a node needs of the store besides storage.
 type clusterStore interface {
-	RenewLease(ctx context.Context, node string, ttl time.Duration) (time.Time, error)
-	ReleaseLease(ctx context.Context, node string) error
+	lease.Store
 	ClaimOrphans(ctx context.Context, node string, limit int) ([]store.Claim, error)
 	Reclaim(ctx context.Context, node string, games []string, limit int) ([]store.Claim, error)
 	ReadGames(ctx context.Context, ids []string) ([]store.Running, error)
@@ -59,29 +59,23 @@ var (
 	errDraining = errors.New("the server is handing its tables over")
 	errNotHeld  = errors.New("live: the lease is not held")
 	errLoading  = errors.New("live: still rebuilding the games")
-	errFrozen   = errors.New("the renewal is frozen (a test's fault)")
 	errReplaced = errors.New("a new claim of the game replaces the table")
 )
 
-// lease is a node's hold on its lease and its counters.
-type lease struct {
-	cfg    Cluster
-	st     clusterStore
-	margin time.Duration
-	// base and deadline are by the local monotonic clock: the lease is
-	// held until base+deadline, which is the renewal's sending time plus
-	// the TTL less the margin, so it ends here before it can in the
-	// database.
-	base     time.Time
-	deadline atomic.Int64
-	held     atomic.Bool
+// clusterNode is the Manager's part in a cluster: its lease's sessions, one after
+// another, and the claims made under them.
+type clusterNode struct {
+	cfg Cluster
+	st  clusterStore
+
+	// mu orders a new session against a drain, so a drain's release is
+	// of the last session and none follows it.
+	mu       sync.Mutex
+	session  atomic.Pointer[lease.Session]
 	draining atomic.Bool
+
 	// wake asks the claim loop to look at once.
 	wake chan struct{}
-	// renewing is held by a renewal under way, so a drain's release of the
-	// lease never comes before a renewal that would hold it again.
-	renewing sync.Mutex
-
 	// claiming orders the claims' adoptions against a lapse, so a table
 	// claimed as the lease lapses is either taken away with the others or
 	// never started.
@@ -98,7 +92,7 @@ type lease struct {
 // claimBatch bounds the games one claim takes.
 const claimBatch = 64
 
-func newLease(cfg Cluster, st storage) (*lease, error) {
+func newClusterNode(cfg Cluster, st storage) (*clusterNode, error) {
 	cs, ok := st.(clusterStore)
 	switch {
 	case cfg.Node == "":
@@ -111,22 +105,22 @@ func newLease(cfg Cluster, st storage) (*lease, error) {
 	if cfg.ClaimEvery <= 0 {
 		cfg.ClaimEvery = cfg.Lease / 2
 	}
-	return &lease{cfg: cfg, st: cs, margin: cfg.Lease / 4, base: time.Now(), wake: make(chan struct{}, 1),
-		dropped: map[string]time.Time{}}, nil
+	return &clusterNode{cfg: cfg, st: cs, wake: make(chan struct{}, 1), dropped: map[string]time.Time{}}, nil
 }
 
-// left is how long the lease is still held by the local clock.
-func (l *lease) left() time.Duration {
-	return time.Duration(l.deadline.Load()) - time.Since(l.base)
-}
+// held is the session the node holds its lease by, nil before the first.
+func (n *clusterNode) held() *lease.Session { return n.session.Load() }
 
-// lapsed reports that the lease may soon run out in the database: the
-// tables must acknowledge nothing more.
-func (l *lease) lapsed() bool { return !l.cfg.IgnoreDeadline && l.left() <= 0 }
+// lapsed reports that the node's lease may soon run out in the database:
+// the tables must acknowledge nothing more.
+func (n *clusterNode) lapsed() bool {
+	s := n.held()
+	return s == nil || s.Lapsed()
+}
 
 // serving reports whether the node takes tables: its lease held, not
 // draining.
-func (l *lease) serving() bool { return l.held.Load() && !l.draining.Load() && !l.lapsed() }
+func (n *clusterNode) serving() bool { return !n.draining.Load() && !n.lapsed() }
 
 // mayClaim says whether the node may take others' games: while it serves,
 // and is in the mesh.
@@ -134,100 +128,89 @@ func (m *Manager) mayClaim() bool {
 	return m.cl.serving() && (m.hooks.InMesh == nil || m.hooks.InMesh())
 }
 
-// renew renews the lease once. A renewal whose answer takes longer than
-// the time between renewals, or that fails, is counted late (and one that
-// starts late, by keepLease).
-func (m *Manager) renew(ctx context.Context) error {
-	l := m.cl
-	l.renewing.Lock()
-	defer l.renewing.Unlock()
-	if l.draining.Load() {
-		return errDraining
+// grant takes a new session of the node's lease, unless the node is
+// draining.
+func (m *Manager) grant(ctx context.Context) (*lease.Session, error) {
+	n := m.cl
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.draining.Load() {
+		return nil, errDraining
 	}
-	if l.cfg.FreezeRenewal != nil && l.cfg.FreezeRenewal() {
-		l.late.Add(1)
-		return errFrozen
-	}
-	sent := time.Since(l.base)
-	rctx, cancel := context.WithTimeout(ctx, l.cfg.Lease)
-	_, err := l.st.RenewLease(rctx, l.cfg.Node, l.cfg.Lease)
-	cancel()
+	s, err := lease.Grant(ctx, n.st, lease.Config{Node: n.cfg.Node, TTL: n.cfg.Lease, Renewed: m.renewed,
+		Freeze: n.cfg.FreezeRenewal, IgnoreDeadline: n.cfg.IgnoreDeadline})
 	if err != nil {
-		l.late.Add(1)
-		m.leaseTrouble.fail(m.log, m.clock.Now(), "renewing the lease is failing", err, slog.String("node", l.cfg.Node))
-		return err
+		return nil, err
 	}
-	if time.Since(l.base)-sent > l.cfg.Lease/4 {
-		l.late.Add(1)
-	}
-	m.leaseTrouble.over(m.log, m.clock.Now(), "renewing the lease works again", slog.String("node", l.cfg.Node))
-	// Only ever later: a slow answer to an earlier renewal must not cut
-	// short what a later one holds.
-	until := int64(sent + l.cfg.Lease - l.margin)
-	for {
-		old := l.deadline.Load()
-		if old >= until || l.deadline.CompareAndSwap(old, until) {
-			break
-		}
-	}
-	if l.left() > 0 && !l.held.Swap(true) {
-		m.log.Info("the lease is held", slog.String("node", l.cfg.Node))
-		m.reclaimDropped(ctx)
-		l.claimNow()
-	}
-	return nil
+	n.session.Store(s)
+	m.log.Info("the lease is held", slog.String("node", n.cfg.Node))
+	return s, nil
 }
 
-// keepLease renews the lease every Lease/4 until the Manager stops. A
-// renewal that comes more than a period after it was due is counted late
-// too: the process was stalled (stopped, starved, swapped out), however
-// quickly the database then answers.
-func (m *Manager) keepLease() {
+// renewed counts and logs a renewal of the lease (lease.Config.Renewed).
+func (m *Manager) renewed(err error, late bool) {
+	if late {
+		m.cl.late.Add(1)
+	}
+	switch {
+	case errors.Is(err, lease.ErrFrozen) || errors.Is(err, lease.ErrReleased):
+	case err != nil:
+		m.leaseTrouble.fail(m.log, m.clock.Now(), "renewing the lease is failing", err, slog.String("node", m.cl.cfg.Node))
+	default:
+		m.leaseTrouble.over(m.log, m.clock.Now(), "renewing the lease works again", slog.String("node", m.cl.cfg.Node))
+	}
+}
+
+// holdLease watches the node's session (s, the first) until the Manager
+// stops: when one lapses it stops every table, then grants a new one every
+// Lease/4 until the database answers, and takes its games back under it.
+func (m *Manager) holdLease(s *lease.Session) {
+	n := m.cl
+	for {
+		select {
+		case <-m.ctx.Done():
+			s.End()
+			return
+		case <-s.Done():
+		}
+		s.End()
+		if n.draining.Load() || m.ctx.Err() != nil {
+			return
+		}
+		m.log.Warn("the lease was not renewed in time: this node stops its tables", slog.String("node", n.cfg.Node))
+		n.claiming.Lock()
+		for _, t := range m.takeAll(errLapsed) {
+			n.drop(t.id, m.clock.Now())
+		}
+		n.claiming.Unlock()
+		if s = m.regrant(); s == nil {
+			return
+		}
+		m.reclaimDropped(m.ctx)
+		n.claimNow()
+	}
+}
+
+// regrant grants a new session every Lease/4 until one holds, and returns
+// it; nil once the Manager stops or drains.
+func (m *Manager) regrant() *lease.Session {
 	every := m.cl.cfg.Lease / 4
-	due := time.Now().Add(every)
 	timer := time.NewTimer(every)
 	defer timer.Stop()
 	for {
 		select {
 		case <-m.ctx.Done():
-			return
-		case <-timer.C:
-			if time.Since(due) > every {
-				m.cl.late.Add(1)
-			}
-			m.renew(m.ctx)
-			due = time.Now().Add(every)
-			timer.Reset(every)
-		}
-	}
-}
-
-// watchLease stops every table once the lease is about to run out by the
-// local clock, whatever the renewals are doing (one may hang on a database
-// that doesn't answer).
-func (m *Manager) watchLease() {
-	l := m.cl
-	timer := time.NewTimer(max(l.left(), time.Millisecond))
-	defer timer.Stop()
-	for {
-		select {
-		case <-m.ctx.Done():
-			return
+			return nil
 		case <-timer.C:
 		}
-		if left := l.left(); left > 0 {
-			timer.Reset(left)
-			continue
+		s, err := m.grant(m.ctx)
+		switch {
+		case err == nil:
+			return s
+		case errors.Is(err, errDraining):
+			return nil
 		}
-		if !l.cfg.IgnoreDeadline && l.held.CompareAndSwap(true, false) {
-			m.log.Warn("the lease was not renewed in time: this node stops its tables", slog.String("node", l.cfg.Node))
-			l.claiming.Lock()
-			for _, t := range m.takeAll(errLapsed) {
-				l.drop(t.id, m.clock.Now())
-			}
-			l.claiming.Unlock()
-		}
-		timer.Reset(l.cfg.Lease / 4)
+		timer.Reset(every)
 	}
 }
 
@@ -265,15 +248,18 @@ func (m *Manager) Ready() error {
 }
 
 // Drain hands every table of this node to its peers: it takes no new
-// table, stops each table once its write under way is done, then ends its
-// lease so that the peers claim the games at once. A single server has no
-// peers to hand its tables to: Drain does nothing, and Close stops them. It
-// gives up when ctx ends.
+// table, stops each table once its write under way is done, then releases
+// its lease so that the peers claim the games at once. A single server has
+// no peers to hand its tables to: Drain does nothing, and Close stops them.
+// It gives up when ctx ends.
 func (m *Manager) Drain(ctx context.Context) error {
-	if m.cl == nil {
+	n := m.cl
+	if n == nil {
 		return nil
 	}
-	m.cl.draining.Store(true)
+	n.mu.Lock()
+	n.draining.Store(true)
+	n.mu.Unlock()
 	for {
 		tables := m.takeAll(errDraining)
 		if len(tables) == 0 {
@@ -287,13 +273,11 @@ func (m *Manager) Drain(ctx context.Context) error {
 			}
 		}
 	}
-	// After any renewal under way, and before none: draining is set.
-	m.cl.renewing.Lock()
-	defer m.cl.renewing.Unlock()
-	if err := m.cl.st.ReleaseLease(ctx, m.cl.cfg.Node); err != nil {
-		return fmt.Errorf("live: drain: %w", err)
+	if s := n.held(); s != nil {
+		if err := s.Release(ctx); err != nil {
+			return fmt.Errorf("live: drain: %w", err)
+		}
 	}
-	m.cl.held.Store(false)
-	m.log.Info("the tables are handed over", slog.String("node", m.cl.cfg.Node))
+	m.log.Info("the tables are handed over", slog.String("node", n.cfg.Node))
 	return nil
 }

@@ -119,9 +119,9 @@ type Manager struct {
 	rematchMu sync.Mutex
 	rematches map[string]string
 
-	// cl is the node's lease in a cluster, nil on a single server;
-	// leaseTrouble is its renewals' run of failures.
-	cl           *lease
+	// cl is the node's part in a cluster (its lease and claims), nil on a
+	// single server; leaseTrouble is its renewals' run of failures.
+	cl           *clusterNode
 	leaseTrouble trouble
 	// loaded is set once the games are rebuilt (Ready).
 	loaded atomic.Bool
@@ -150,7 +150,7 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	}
 	if cfg.Cluster != nil {
 		var err error
-		if m.cl, err = newLease(*cfg.Cluster, st); err != nil {
+		if m.cl, err = newClusterNode(*cfg.Cluster, st); err != nil {
 			return nil, err
 		}
 		m.log = m.log.With(slog.String("node", cfg.Cluster.Node))

@@ -12,6 +12,7 @@ import (
 	"bullshit/engine/drive"
 	"bullshit/game"
 	"bullshit/internal/clocks"
+	"bullshit/lease"
 	"bullshit/store"
 )
 
@@ -151,12 +152,18 @@ type table struct {
 	// this node of a cluster (see claims.go).
 	gone   atomic.Pointer[handedOver]
 	moving chan struct{}
+	// hold is the session of the node's lease the table runs under, in a
+	// cluster: once it lapses the table acknowledges nothing (checkHeld).
+	hold *lease.Session
 }
 
 func (m *Manager) newTable(g store.Game, seats []seat) *table {
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt, here: m.clock.Now(),
+	}
+	if m.cl != nil {
+		t.hold = m.cl.held()
 	}
 	if m.hooks.Publisher != nil {
 		t.out = newOutbox(m.hooks.Publisher, g.ID, m.clock, &m.stats.publish, &m.tables)
