@@ -65,7 +65,7 @@ func BenchmarkFrame(b *testing.B) {
 		seat, a := g.next(b, p.tables[0])
 		id := g.id
 		if id != followed {
-			p.frames[1].Follow(id, engine.Spectator, "", 0, true)
+			p.relays[1].Follow(id, engine.Spectator, "", 0, true)
 			followed = id
 			time.Sleep(50 * time.Millisecond) // the subscription's interest reaches the owner
 		}

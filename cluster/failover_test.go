@@ -32,8 +32,8 @@ func TestCallsFollowATableToItsNewOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	people := seatsOf(t, second, id, joined...)
-	p.frames[1].Follow(id, engine.Spectator, "", 0, true)
-	defer p.frames[1].Follow(id, engine.Spectator, "", 0, false)
+	p.relays[1].Follow(id, engine.Spectator, "", 0, true)
+	defer p.relays[1].Follow(id, engine.Spectator, "", 0, false)
 	play(t, second, id, people)
 	before, err := second.Frame(ctx, id, engine.Spectator)
 	if err != nil {

@@ -15,9 +15,9 @@ import (
 
 // follower follows one seat of a game from its owner for the local hub.
 type follower struct {
-	fs  *Frames
-	key seatKey
-	sub *nats.Subscription
+	relay *Relay
+	key   seatKey
+	sub   *nats.Subscription
 	// token is the seat's, from the streams that follow it: the owner
 	// answers no read of a seat's frame without it.
 	token  atomic.Pointer[string]
@@ -35,7 +35,7 @@ func (fl *follower) stop() {
 	fl.cancel()
 	if fl.sub != nil {
 		if err := fl.sub.Unsubscribe(); err != nil && !errors.Is(err, nats.ErrConnectionClosed) && !errors.Is(err, nats.ErrBadSubscription) {
-			fl.fs.log.Debug("no longer following a seat", "game", fl.key.game, "seat", fl.key.seat, "err", err)
+			fl.relay.log.Debug("no longer following a seat", "game", fl.key.game, "seat", fl.key.seat, "err", err)
 		}
 	}
 }
@@ -64,21 +64,21 @@ func (fl *follower) poke() {
 func (fl *follower) receive(m *nats.Msg) {
 	var msg frameMsg
 	if err := json.Unmarshal(m.Data, &msg); err != nil {
-		fl.fs.log.Warn("an unreadable frame from another node", "subject", m.Subject, "err", err)
+		fl.relay.log.Warn("an unreadable frame from another node", "subject", m.Subject, "err", err)
 		return
 	}
-	fl.fs.received.Add(1)
+	fl.relay.received.Add(1)
 	s := stamp{msg.Epoch, msg.Revision}
 	fl.mu.Lock()
 	if fl.done || fl.known && !s.after(fl.last) {
 		fl.mu.Unlock()
-		fl.fs.stale.Add(1)
+		fl.relay.stale.Add(1)
 		return
 	}
 	next := fl.known && s.epoch == fl.last.epoch && s.revision == fl.last.revision+1 && !msg.Frame.Final
 	if next {
 		fl.last = s
-		fl.fs.deliver(fl.key.game, msg.Epoch, msg.Frame)
+		fl.relay.deliver(fl.key.game, msg.Epoch, msg.Frame)
 	}
 	fl.mu.Unlock()
 	if !next {
@@ -101,31 +101,31 @@ func (fl *follower) run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-fl.heard:
-			t.Reset(fl.fs.quiet)
+			t.Reset(fl.relay.quiet)
 			continue
 		case <-fl.kick:
 		case <-t.C:
 		}
 		fl.read(ctx)
-		t.Reset(fl.fs.quiet)
+		t.Reset(fl.relay.quiet)
 	}
 }
 
 // read reads the seat's frame through Tables (from its owner, or from the
 // store once the game is over) and adopts it.
 func (fl *follower) read(ctx context.Context) {
-	ctx, cancel := context.WithTimeout(ctx, fl.fs.quiet)
+	ctx, cancel := context.WithTimeout(ctx, fl.relay.quiet)
 	defer cancel()
 	if token := fl.token.Load(); token != nil {
 		ctx = game.WithToken(ctx, *token)
 	}
-	f, err := fl.fs.tables.Frame(ctx, fl.key.game, fl.key.seat)
+	f, err := fl.relay.tables.Frame(ctx, fl.key.game, fl.key.seat)
 	if err == nil {
-		fl.fs.reads.Add(1)
+		fl.relay.reads.Add(1)
 		err = fl.adopt(ctx, f)
 	}
 	if err != nil && ctx.Err() == nil {
-		fl.fs.log.Debug("reading a followed seat's frame", "game", fl.key.game, "seat", fl.key.seat, "err", err)
+		fl.relay.log.Debug("reading a followed seat's frame", "game", fl.key.game, "seat", fl.key.seat, "err", err)
 	}
 }
 
@@ -133,7 +133,7 @@ func (fl *follower) read(ctx context.Context) {
 // epoch newer than the game's streams have is taken only once the store
 // says the game has reached it.
 func (fl *follower) adopt(ctx context.Context, f game.Frame) error {
-	if err := fl.fs.checkEpoch(ctx, fl.key.game, f.Epoch); err != nil {
+	if err := fl.relay.checkEpoch(ctx, fl.key.game, f.Epoch); err != nil {
 		return err
 	}
 	s := stamp{f.Epoch, f.Revision}
@@ -146,17 +146,17 @@ func (fl *follower) adopt(ctx context.Context, f game.Frame) error {
 		// A game over is read from the store, numbered apart from the
 		// table's frames: it goes whatever its revision.
 		fl.done = true
-		fl.fs.hub.Restamp(fl.key.game)
-		fl.fs.deliver(fl.key.game, s.epoch, f)
+		fl.relay.hub.Restamp(fl.key.game)
+		fl.relay.deliver(fl.key.game, s.epoch, f)
 		fl.mu.Unlock()
-		fl.fs.final(fl.key.game)
+		fl.relay.final(fl.key.game)
 		return nil
 	case fl.known && !s.after(fl.last):
 		fl.mu.Unlock()
 		return nil
 	}
 	fl.last, fl.known = s, true
-	fl.fs.deliver(fl.key.game, s.epoch, f)
+	fl.relay.deliver(fl.key.game, s.epoch, f)
 	fl.mu.Unlock()
 	return nil
 }

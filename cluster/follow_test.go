@@ -22,9 +22,9 @@ import (
 func TestFollowerTakesOnlyTheNextFrame(t *testing.T) {
 	hub := newRecorder()
 	stored := int64(1)
-	fs := NewFrames(context.Background(), FramesConfig{Hub: hub,
+	relay := NewRelay(context.Background(), RelayConfig{Hub: hub,
 		Epoch: func(context.Context, string) (int64, error) { return stored, nil }})
-	fl := &follower{fs: fs, key: seatKey{"g1", engine.Spectator}, cancel: func() {}, kick: make(chan struct{}, 1), heard: make(chan struct{}, 1)}
+	fl := &follower{relay: relay, key: seatKey{"g1", engine.Spectator}, cancel: func() {}, kick: make(chan struct{}, 1), heard: make(chan struct{}, 1)}
 	type step struct {
 		read     bool // read afresh, rather than received over NATS
 		epoch    int64
@@ -86,7 +86,7 @@ func TestFollowerTakesOnlyTheNextFrame(t *testing.T) {
 	if fl.isFinal() || hub.isClosed("g1") {
 		t.Errorf("a final frame over NATS ended the stream: got final %v, closed %v; want neither until a read says so", fl.isFinal(), hub.isClosed("g1"))
 	}
-	if got := fs.Stats(); got.Stale != 3 || got.Forged != 1 {
+	if got := relay.Stats(); got.Stale != 3 || got.Forged != 1 {
 		t.Errorf("stale and forged frames: got %d and %d, want 3 and 1", got.Stale, got.Forged)
 	}
 }

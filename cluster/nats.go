@@ -249,7 +249,7 @@ func (n *NATS) ClusterAddr() string {
 	return ""
 }
 
-// Interested is FramesConfig's Interested: whether any node subscribes to a
+// Interested is RelayConfig's Interested: whether any node subscribes to a
 // subject, by the embedded server's interest, which takes in its routes'.
 // Nil when the node connects by URL: the server it reaches is another's,
 // and its own sign-in keeps strangers off it.

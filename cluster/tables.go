@@ -354,7 +354,7 @@ func StoreOwner(st *store.Store) func(ctx context.Context, id string) (string, g
 	}
 }
 
-// StoreEpoch is FramesConfig's Epoch read from the store.
+// StoreEpoch is RelayConfig's Epoch read from the store.
 func StoreEpoch(st *store.Store) func(ctx context.Context, game string) (int64, error) {
 	return func(ctx context.Context, game string) (int64, error) {
 		_, epoch, _, err := st.Owner(ctx, game)

@@ -18,12 +18,12 @@ import (
 )
 
 // pair is two nodes on one PostgreSQL schema, on one fake clock, each with
-// its Manager, Tables and Frames (over a hub that records what it is
+// its Manager, Tables and Relay (over a hub that records what it is
 // given) and an embedded NATS server routed to the other.
 type pair struct {
 	clock  *fakeclock.Clock
 	tables [2]*Tables
-	frames [2]*Frames
+	relays [2]*Relay
 	mgrs   [2]*live.Manager
 	hubs   [2]*recorder
 	nodes  []*NATS
@@ -50,9 +50,9 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 			t.Fatal(err)
 		}
 		p.tables[i] = NewTables(ctx, TablesConfig{Local: m, Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
-		p.frames[i] = NewFrames(ctx, FramesConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
+		p.relays[i] = NewRelay(ctx, RelayConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
 			Epoch: StoreEpoch(st), Interested: p.nodes[i].Interested()})
-		m.Connect(live.Hooks{Publisher: p.frames[i], Watch: p.tables[i].Watch})
+		m.Connect(live.Hooks{Publisher: p.relays[i], Watch: p.tables[i].Watch})
 		p.mgrs[i] = m
 		if err := m.StartTables(); err != nil {
 			t.Fatal(err)
@@ -66,8 +66,8 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 	}
 	t.Cleanup(func() {
 		cancel()
-		for _, fs := range p.frames {
-			fs.Wait()
+		for _, r := range p.relays {
+			r.Wait()
 		}
 	})
 	return p

@@ -8,7 +8,7 @@ import (
 
 // Hooks are what the Hub calls above it: the lobby's renderer (the pages,
 // which serve the Hub's streams) and, on a node of a cluster, who follows
-// the frames of tables run elsewhere (the cluster's frames, which publish
+// the frames of tables run elsewhere (the cluster's Relay, which publishes
 // into the Hub). Both are built over the Hub, so they are given after New
 // and before Run or the first stream, by Connect.
 type Hooks struct {

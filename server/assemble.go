@@ -96,7 +96,7 @@ type Site struct {
 //     of a cluster), the accounts, the pages, the API, the router and the
 //     operator's checks;
 //  2. connect the calls that go back up, to parts built over their caller:
-//     the hub's to the pages (the lobby) and the cluster's frames, the
+//     the hub's to the pages (the lobby) and the cluster's Relay, the
 //     tables' to the hub or the cluster;
 //  3. start: the peers' checks, the tables (replaying every unfinished
 //     game; in a cluster, taking the node's own back and claiming), the
@@ -118,11 +118,11 @@ func Assemble(ctx context.Context, st *store.Store, clock clocks.Clock, logger *
 	}
 	// The browsers' frames are rendered once per seat per change however
 	// many tabs follow the seat; the API's stay JSON.
-	frames := web.NewFrames()
+	renderer := web.NewRenderer()
 	formats := map[string]push.Encoder{
 		api.FormatJSON: api.JSONEncoder,
 		web.FormatHTML: push.EncoderFunc(func(f game.Frame, _ time.Time) (push.Event, bool, error) {
-			return frames.FrameEvent(f, clock.Now())
+			return renderer.FrameEvent(f, clock.Now())
 		}),
 	}
 	if s.Stamp != nil {
@@ -146,7 +146,7 @@ func Assemble(ctx context.Context, st *store.Store, clock clocks.Clock, logger *
 		mesh.close()
 		return nil, err
 	}
-	pages := web.New(web.Config{Games: games, Logger: logger, Now: clock.Now, Frames: frames, Accounts: accounts,
+	pages := web.New(web.Config{Games: games, Logger: logger, Now: clock.Now, Renderer: renderer, Accounts: accounts,
 		Stream: func(c echo.Context, id string, seat int) error {
 			read := func() (game.Frame, error) { return games.Frame(c.Request().Context(), id, seat) }
 			f, err := read()

@@ -35,14 +35,14 @@ type Cluster struct {
 const DefaultLease = 5 * time.Second
 
 // Mesh is a node's part in a cluster: its NATS connection, the Tables that
-// send calls to the nodes running their tables, the Frames that carry the
+// send calls to the nodes running their tables, the Relay that carries the
 // tables' frames between nodes, and the Peers that say whether the node is
 // in the mesh. It is made in Assemble's three phases: joined (newMesh),
 // built over the tables (build), started (start).
 type Mesh struct {
 	NATS   *cluster.NATS
 	Tables *cluster.Tables
-	Frames *cluster.Frames
+	Relay  *cluster.Relay
 	// Peers says whether the node reaches enough of the others to take
 	// tables and be ready.
 	Peers  *cluster.Peers
@@ -106,7 +106,7 @@ func (m *Mesh) build(mgr *live.Manager, hub *push.Hub) game.Service {
 	}
 	m.Tables = cluster.NewTables(m.ctx, cluster.TablesConfig{Local: mgr, Conn: m.NATS.Conn, Logger: m.logger,
 		Owner: cluster.StoreOwner(m.st)})
-	m.Frames = cluster.NewFrames(m.ctx, cluster.FramesConfig{Hub: hub, Conn: m.NATS.Conn, Tables: m.Tables,
+	m.Relay = cluster.NewRelay(m.ctx, cluster.RelayConfig{Hub: hub, Conn: m.NATS.Conn, Tables: m.Tables,
 		Logger: m.logger, Epoch: cluster.StoreEpoch(m.st), Interested: m.NATS.Interested()})
 	m.Peers = cluster.NewPeers(cluster.PeersConfig{Node: m.node, Conn: m.NATS.Conn, Live: m.st.LiveNodes, Logger: m.logger,
 		Changed: func(in bool) {
@@ -118,12 +118,12 @@ func (m *Mesh) build(mgr *live.Manager, hub *push.Hub) game.Service {
 }
 
 // hubHooks are the hub's: the lobby's renderer and, in a cluster, the
-// Frames that follow the seats of tables run elsewhere.
+// Relay that follows the seats of tables run elsewhere.
 func (m *Mesh) hubHooks(lobby func(context.Context) (push.Event, error)) push.Hooks {
 	if m == nil {
 		return push.Hooks{Lobby: lobby}
 	}
-	return push.Hooks{Lobby: lobby, Watch: m.Frames.Follow, Lobbied: m.Frames.Lobbied}
+	return push.Hooks{Lobby: lobby, Watch: m.Relay.Follow, Lobbied: m.Relay.Lobbied}
 }
 
 // tableHooks are the tables': they publish to the hub, and in a cluster
@@ -133,7 +133,7 @@ func (m *Mesh) tableHooks(hub *push.Hub) live.Hooks {
 	if m == nil {
 		return live.Hooks{Publisher: hub}
 	}
-	return live.Hooks{Publisher: m.Frames, Watch: m.Tables.Watch, InMesh: m.Peers.In}
+	return live.Hooks{Publisher: m.Relay, Watch: m.Tables.Watch, InMesh: m.Peers.In}
 }
 
 // start starts the checks of the peers, before the tables, which claim
@@ -157,8 +157,8 @@ func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready) {
 	calls := func(pick func(cluster.Stats) int64) func() int64 {
 		return func() int64 { return pick(m.Tables.Stats()) }
 	}
-	frames := func(pick func(cluster.FrameStats) int64) func() int64 {
-		return func() int64 { return pick(m.Frames.Stats()) }
+	relayed := func(pick func(cluster.RelayStats) int64) func() int64 {
+		return func() int64 { return pick(m.Relay.Stats()) }
 	}
 	metrics.Counter("nats_requests_total", "Calls sent to the node running their table.",
 		calls(func(s cluster.Stats) int64 { return s.Forwarded }))
@@ -167,15 +167,15 @@ func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready) {
 	metrics.Counter("nats_request_failures_total", "Calls no node answered in time.",
 		calls(func(s cluster.Stats) int64 { return s.Failed }))
 	metrics.Counter("nats_frames_published_total", "Frames published for the other nodes.",
-		frames(func(s cluster.FrameStats) int64 { return s.Published }))
+		relayed(func(s cluster.RelayStats) int64 { return s.Published }))
 	metrics.Counter("nats_frames_received_total", "Frames received from the nodes running their tables.",
-		frames(func(s cluster.FrameStats) int64 { return s.Received }))
+		relayed(func(s cluster.RelayStats) int64 { return s.Received }))
 	metrics.Counter("nats_frames_stale_total", "Frames received and dropped as no newer than one already had.",
-		frames(func(s cluster.FrameStats) int64 { return s.Stale }))
+		relayed(func(s cluster.RelayStats) int64 { return s.Stale }))
 	metrics.Counter("nats_frame_reads_total", "Followed seats' frames read afresh (a first frame, a gap, a new owner, an end or a quiet spell).",
-		frames(func(s cluster.FrameStats) int64 { return s.Reads }))
+		relayed(func(s cluster.RelayStats) int64 { return s.Reads }))
 	metrics.Counter("nats_frames_forged_total", "Frames read with an epoch the store has not reached, dropped: no owner made them.",
-		frames(func(s cluster.FrameStats) int64 { return s.Forged }))
+		relayed(func(s cluster.RelayStats) int64 { return s.Forged }))
 	metrics.Counter("nats_slow_consumer_drops_total", "Times NATS dropped messages for a subscriber that fell behind.",
 		func() int64 { return int64(m.NATS.SlowConsumers()) })
 }
@@ -198,8 +198,8 @@ func (m *Mesh) close() {
 	}
 	m.stop()
 	// A site whose assembly failed may have stopped before build.
-	if m.Frames != nil {
-		m.Frames.Wait()
+	if m.Relay != nil {
+		m.Relay.Wait()
 		m.Peers.Wait()
 	}
 	m.NATS.Close()

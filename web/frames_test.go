@@ -72,7 +72,7 @@ func TestFrameEventsReuseUnchangedRegions(t *testing.T) {
 		playedFrames(t, n, uint64(40+i), func(f game.Frame, now time.Time) {
 			_, tb := screen(f, now)
 			models := tb.Regions()
-			keep := h.frames.tables.reusable(f, models)
+			keep := h.renderer.tables.reusable(f, models)
 			ev, ok, err := h.FrameEvent(f, now)
 			if err != nil || !ok {
 				t.Fatalf("FrameEvent: got %v, %v", ok, err)

@@ -45,8 +45,8 @@ type Config struct {
 	// whatever the request says, for a server only ever reached over HTTPS.
 	TrustedProxies []netip.Prefix
 	SecureCookies  bool
-	// Frames renders the streams' frames; nil makes one.
-	Frames *Frames
+	// Renderer renders the streams' frames; nil makes one.
+	Renderer *Renderer
 }
 
 // Handler serves the browser pages.
@@ -63,7 +63,7 @@ type Handler struct {
 
 	trusted       []netip.Prefix
 	secureCookies bool
-	frames        *Frames
+	renderer      *Renderer
 
 	reviewCache reviewCache
 }
@@ -88,12 +88,12 @@ func New(cfg Config) *Handler {
 			panic(fmt.Errorf("web: trusted origin: %w", err))
 		}
 	}
-	if cfg.Frames == nil {
-		cfg.Frames = NewFrames()
+	if cfg.Renderer == nil {
+		cfg.Renderer = NewRenderer()
 	}
 	return &Handler{games: cfg.Games, log: cfg.Logger, assets: a, stream: cfg.Stream, lobby: cfg.LobbyStream, now: cfg.Now,
 		accounts: cfg.Accounts, origins: origins, trusted: slices.Clone(cfg.TrustedProxies), secureCookies: cfg.SecureCookies,
-		frames: cfg.Frames}
+		renderer: cfg.Renderer}
 }
 
 // Assets are the handler's static files.

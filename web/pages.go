@@ -134,9 +134,9 @@ func (h *Handler) render(c echo.Context, ctx context.Context, f game.Frame, code
 // pushed. A finished game's frame is numbered apart, so it has none.
 const revisionHeader = "X-Frame-Revision"
 
-// frames are the buffers frames are rendered into, each with room for a
-// full table's screen: the event keeps only an exact copy.
-var frames = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(12 << 10); return b }}
+// screenBuffers are the buffers screens are rendered into, each with room
+// for a full table's screen: the event keeps only an exact copy.
+var screenBuffers = sync.Pool{New: func() any { b := new(bytes.Buffer); b.Grow(12 << 10); return b }}
 
 // RenderFrame is one seat's screen as hx-swap-oob fragments, the data of
 // one SSE "frame" event. now is the time of rendering: the reveal's beats
@@ -149,8 +149,8 @@ func (h *Handler) RenderFrame(f game.Frame, now time.Time) ([]byte, error) {
 // renderScreen renders a screen as a push's fragments, its table's regions
 // noted in cuts (which may be nil).
 func renderScreen(w *views.Waiting, t *views.Table, cuts *views.Cuts) ([]byte, error) {
-	buf := frames.Get().(*bytes.Buffer)
-	defer frames.Put(buf)
+	buf := screenBuffers.Get().(*bytes.Buffer)
+	defer screenBuffers.Put(buf)
 	buf.Reset()
 	if err := views.Screen(w, t, true, cuts).Render(context.Background(), buf); err != nil {
 		return nil, err

@@ -30,13 +30,13 @@ const finalMark = ".final"
 // A game's last frame, once it is over, is the "final" event, its id ending
 // in finalMark.
 // A region whose model is as at the seat's last frame is not rendered again.
-func (fr *Frames) FrameEvent(f game.Frame, now time.Time) (push.Event, bool, error) {
+func (r *Renderer) FrameEvent(f game.Frame, now time.Time) (push.Event, bool, error) {
 	w, t := screen(f, now)
 	var cuts views.Cuts
 	var models []any
 	if t != nil {
 		models = t.Regions()
-		cuts.Reuse(fr.tables.reusable(f, models))
+		cuts.Reuse(r.tables.reusable(f, models))
 	}
 	data, err := renderScreen(w, t, &cuts)
 	if err != nil {
@@ -53,7 +53,7 @@ func (fr *Frames) FrameEvent(f game.Frame, now time.Time) (push.Event, bool, err
 			ev.Shape = "table with result"
 		}
 	}
-	fr.tables.keep(f, now, models, ev.Parts)
+	r.tables.keep(f, now, models, ev.Parts)
 	return ev, true, nil
 }
 

@@ -106,16 +106,16 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		joined = append(joined, j)
 	}
 	// The other node's lobby hears of the table.
-	p.frames[0].Lobbied(id, host.Game)
+	p.relays[0].Lobbied(id, host.Game)
 	waitFor(t, "the lobby change on the other node", func() bool {
 		p.hubs[1].mu.Lock()
 		defer p.hubs[1].mu.Unlock()
 		return slices.Contains(p.hubs[1].noted, id)
 	})
-	p.frames[1].Follow(id, 0, host.Token, 0, true)
-	p.frames[1].Follow(id, engine.Spectator, "", 0, true)
-	defer p.frames[1].Follow(id, 0, host.Token, 0, false)
-	defer p.frames[1].Follow(id, engine.Spectator, "", 0, false)
+	p.relays[1].Follow(id, 0, host.Token, 0, true)
+	p.relays[1].Follow(id, engine.Spectator, "", 0, true)
+	defer p.relays[1].Follow(id, 0, host.Token, 0, false)
+	defer p.relays[1].Follow(id, engine.Spectator, "", 0, false)
 	// The follower's first read finds the waiting room.
 	waitFor(t, "the waiting room on the other node", func() bool { return len(p.hubs[1].given(id, 0)) > 0 })
 
@@ -139,7 +139,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 	}
 	caughtUp("the start on the other node")
 	people := seatsOf(t, owner, id, joined...)
-	if got := p.frames[1].Stats().Received; got == 0 {
+	if got := p.relays[1].Stats().Received; got == 0 {
 		t.Errorf("frames received over NATS: got %d, want some", got)
 	}
 
@@ -152,7 +152,7 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		}
 		return lost
 	}
-	p.frames[0].drop.Store(&lose)
+	p.relays[0].drop.Store(&lose)
 	play(t, owner, id, people)
 	play(t, owner, id, people)
 	caughtUp("the other node past a lost frame")
@@ -166,11 +166,11 @@ func TestFramesReachAnotherNode(t *testing.T) {
 		}
 		return lost
 	}
-	p.frames[0].drop.Store(&loseLast)
-	readsBefore := p.frames[1].Stats().Reads
+	p.relays[0].drop.Store(&loseLast)
+	readsBefore := p.relays[1].Stats().Reads
 	play(t, owner, id, people)
 	caughtUp("the other node after its last frame was lost")
-	if got := p.frames[1].Stats().Reads; got <= readsBefore {
+	if got := p.relays[1].Stats().Reads; got <= readsBefore {
 		t.Errorf("fresh reads: got %d, want more than %d", got, readsBefore)
 	}
 
@@ -226,13 +226,13 @@ func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
 		sent[f.Seat]++
 		return false
 	}
-	p.frames[0].drop.Store(&watch)
+	p.relays[0].drop.Store(&watch)
 	if err := owner.Start(game.WithToken(ctx, host.Token), id, 0); err != nil {
 		t.Fatal(err)
 	}
 	people := seatsOf(t, owner, id, joined...)
-	p.frames[1].Follow(id, engine.Spectator, "", 0, true)
-	defer p.frames[1].Follow(id, engine.Spectator, "", 0, false)
+	p.relays[1].Follow(id, engine.Spectator, "", 0, true)
+	defer p.relays[1].Follow(id, engine.Spectator, "", 0, false)
 	waitFor(t, "the spectator's frames on the other node", func() bool {
 		play(t, owner, id, people)
 		mu.Lock()

@@ -14,7 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 )
 
-// LocalHub is what Frames needs of the node's push hub.
+// LocalHub is what a Relay needs of the node's push hub.
 type LocalHub interface {
 	game.Publisher
 	// Restamp lets the game's streams take the next frame whatever its
@@ -24,8 +24,8 @@ type LocalHub interface {
 	NoteTable(game string, s game.Summary)
 }
 
-// FramesConfig configures Frames. Zero durations take the defaults.
-type FramesConfig struct {
+// RelayConfig configures a Relay. Zero durations take the defaults.
+type RelayConfig struct {
 	Hub    LocalHub
 	Conn   *nats.Conn
 	Tables *Tables
@@ -55,14 +55,14 @@ const DefaultQuiet = 5 * time.Second
 // never sent here.
 const firstRead = 200 * time.Millisecond
 
-// Frames is the node's game.Publisher: it hands every frame of the tables
+// Relay is the node's game.Publisher: it hands every frame of the tables
 // it runs to the local hub, and publishes it on the seat's subject stamped
 // (game, epoch, revision) for the nodes where someone follows that seat.
 // While the hub has a stream for a game and seat (see push.Hooks' Watch),
 // it follows that seat's subject and hands the hub what is newer than what
 // it had; a gap, a new epoch or a quiet spell makes it read the seat's
 // frame afresh through Tables. So a lost message costs only time.
-type Frames struct {
+type Relay struct {
 	hub        LocalHub
 	conn       *nats.Conn
 	tables     *Tables
@@ -108,24 +108,24 @@ type frameMsg struct {
 	Frame    game.Frame `json:"frame"`
 }
 
-// NewFrames makes a node's Frames; its followers stop when ctx ends (see
+// NewRelay makes a node's Relay; its followers stop when ctx ends (see
 // Wait).
-func NewFrames(ctx context.Context, cfg FramesConfig) *Frames {
+func NewRelay(ctx context.Context, cfg RelayConfig) *Relay {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = DefaultQuiet
 	}
-	fs := &Frames{hub: cfg.Hub, conn: cfg.Conn, tables: cfg.Tables, log: cfg.Logger, quiet: cfg.Quiet, ctx: ctx,
+	r := &Relay{hub: cfg.Hub, conn: cfg.Conn, tables: cfg.Tables, log: cfg.Logger, quiet: cfg.Quiet, ctx: ctx,
 		epoch: cfg.Epoch, interested: cfg.Interested,
 		followers: make(map[seatKey]*follower), epochs: make(map[string]int64)}
-	if sub, err := fs.conn.Subscribe(lobbySubject, fs.noted); err != nil {
-		fs.log.Warn("following the other nodes' lobby changes", "err", err)
+	if sub, err := r.conn.Subscribe(lobbySubject, r.noted); err != nil {
+		r.log.Warn("following the other nodes' lobby changes", "err", err)
 	} else {
 		context.AfterFunc(ctx, func() { _ = sub.Unsubscribe() })
 	}
-	return fs
+	return r
 }
 
 // lobbySubject carries the changes to tables that the lobby's lists show.
@@ -139,51 +139,51 @@ type lobbyMsg struct {
 
 // Lobbied is the hub's Lobbied: a table run here changed in a way the
 // lobby shows, which the other nodes' lobbies are told.
-func (fs *Frames) Lobbied(game string, s game.Summary) {
-	if !fs.tables.runs(game) {
+func (r *Relay) Lobbied(game string, s game.Summary) {
+	if !r.tables.runs(game) {
 		return // a table followed from elsewhere: its owner tells
 	}
 	body, err := json.Marshal(lobbyMsg{Game: game, Summary: s})
 	if err != nil {
-		fs.log.Error("encoding a lobby change", "game", game, "err", err)
+		r.log.Error("encoding a lobby change", "game", game, "err", err)
 		return
 	}
-	_ = fs.conn.Publish(lobbySubject, body)
+	_ = r.conn.Publish(lobbySubject, body)
 }
 
 // noted takes another node's lobby change to the local hub.
-func (fs *Frames) noted(m *nats.Msg) {
+func (r *Relay) noted(m *nats.Msg) {
 	var msg lobbyMsg
 	if err := json.Unmarshal(m.Data, &msg); err != nil {
-		fs.log.Warn("an unreadable lobby change from another node", "err", err)
+		r.log.Warn("an unreadable lobby change from another node", "err", err)
 		return
 	}
-	fs.hub.NoteTable(msg.Game, msg.Summary)
+	r.hub.NoteTable(msg.Game, msg.Summary)
 }
 
-var _ game.Publisher = (*Frames)(nil)
+var _ game.Publisher = (*Relay)(nil)
 
 // Publish hands a local table's frame to the hub and to the other nodes.
-func (fs *Frames) Publish(game string, f game.Frame) {
-	fs.deliver(game, f.Epoch, f)
+func (r *Relay) Publish(game string, f game.Frame) {
+	r.deliver(game, f.Epoch, f)
 	if stoppedHere(f) {
 		return
 	}
 	body, err := json.Marshal(frameMsg{Game: game, Epoch: f.Epoch, Revision: f.Revision, Frame: f})
 	if err != nil {
-		fs.log.Error("encoding a frame for the other nodes", "game", game, "err", err)
+		r.log.Error("encoding a frame for the other nodes", "game", game, "err", err)
 		return
 	}
 	subject := frameSubject(game, f.Seat)
-	if fs.interested != nil && !fs.interested(subject) {
+	if r.interested != nil && !r.interested(subject) {
 		return
 	}
-	if drop := fs.drop.Load(); drop != nil && (*drop)(game, f) {
+	if drop := r.drop.Load(); drop != nil && (*drop)(game, f) {
 		return
 	}
-	fs.published.Add(1)
+	r.published.Add(1)
 	// A publish fails only on a closed connection: the node is stopping.
-	_ = fs.conn.Publish(subject, body)
+	_ = r.conn.Publish(subject, body)
 }
 
 // stoppedHere reports whether f is the last frame of a table stopped with
@@ -195,26 +195,26 @@ func stoppedHere(f game.Frame) bool {
 
 // Close ends a local game's streams. The other nodes end theirs on the
 // game's final frames.
-func (fs *Frames) Close(game string) {
-	fs.hub.Close(game)
-	fs.mu.Lock()
-	delete(fs.epochs, game)
-	fs.mu.Unlock()
+func (r *Relay) Close(game string) {
+	r.hub.Close(game)
+	r.mu.Lock()
+	delete(r.epochs, game)
+	r.mu.Unlock()
 }
 
 // deliver hands f to the hub, restamping the game's streams first when its
 // epoch is newer than any seen.
-func (fs *Frames) deliver(game string, epoch int64, f game.Frame) {
-	fs.mu.Lock()
-	last, known := fs.epochs[game]
+func (r *Relay) deliver(game string, epoch int64, f game.Frame) {
+	r.mu.Lock()
+	last, known := r.epochs[game]
 	if !known || epoch > last {
-		fs.epochs[game] = epoch
+		r.epochs[game] = epoch
 	}
-	fs.mu.Unlock()
+	r.mu.Unlock()
 	if known && epoch > last {
-		fs.hub.Restamp(game)
+		r.hub.Restamp(game)
 	}
-	fs.hub.Publish(game, f)
+	r.hub.Publish(game, f)
 }
 
 // Follow is the hub's Watch: it follows a seat from its owner while the
@@ -222,49 +222,49 @@ func (fs *Frames) deliver(game string, epoch int64, f game.Frame) {
 // for the spectator's). epoch is that of the frame the stream started
 // from: a later one restamps the game's streams. It is called with the
 // hub's lock held, so it only starts or stops the follower.
-func (fs *Frames) Follow(game string, seat int, token string, epoch int64, watching bool) {
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
+func (r *Relay) Follow(game string, seat int, token string, epoch int64, watching bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	k := seatKey{game, seat}
-	fl := fs.followers[k]
+	fl := r.followers[k]
 	switch {
 	case watching && fl != nil && token != "":
 		fl.token.Store(&token)
-	case watching && fl == nil && fs.ctx.Err() == nil:
-		ctx, cancel := context.WithCancel(fs.ctx)
-		fl = &follower{fs: fs, key: k, cancel: cancel, kick: make(chan struct{}, 1), heard: make(chan struct{}, 1)}
+	case watching && fl == nil && r.ctx.Err() == nil:
+		ctx, cancel := context.WithCancel(r.ctx)
+		fl = &follower{relay: r, key: k, cancel: cancel, kick: make(chan struct{}, 1), heard: make(chan struct{}, 1)}
 		if token != "" {
 			fl.token.Store(&token)
 		}
-		if _, ok := fs.epochs[game]; !ok {
-			fs.epochs[game] = epoch
+		if _, ok := r.epochs[game]; !ok {
+			r.epochs[game] = epoch
 		}
-		sub, err := fs.conn.Subscribe(frameSubject(game, seat), fl.receive)
+		sub, err := r.conn.Subscribe(frameSubject(game, seat), fl.receive)
 		if err != nil {
 			// Reading afresh every Quiet still keeps the stream right.
-			fs.log.Warn("following a seat over NATS", "game", game, "seat", seat, "err", err)
+			r.log.Warn("following a seat over NATS", "game", game, "seat", seat, "err", err)
 		}
 		fl.sub = sub
-		fs.followers[k] = fl
-		fs.wg.Go(func() { fl.run(ctx) })
+		r.followers[k] = fl
+		r.wg.Go(func() { fl.run(ctx) })
 	case !watching && fl != nil:
-		delete(fs.followers, k)
+		delete(r.followers, k)
 		fl.stop()
 	}
 }
 
-// Wait waits for the followers, which end with NewFrames' context.
-func (fs *Frames) Wait() { fs.wg.Wait() }
+// Wait waits for the followers, which end with NewRelay's context.
+func (r *Relay) Wait() { r.wg.Wait() }
 
-// FrameStats counts the frames published for other nodes, those received
+// RelayStats counts the frames published for other nodes, those received
 // from them, those dropped as stale, the frames read afresh, and those
 // dropped for an epoch the store has not reached.
-type FrameStats struct{ Published, Received, Stale, Reads, Forged int64 }
+type RelayStats struct{ Published, Received, Stale, Reads, Forged int64 }
 
 // Stats counts the frames so far.
-func (fs *Frames) Stats() FrameStats {
-	return FrameStats{Published: fs.published.Load(), Received: fs.received.Load(), Stale: fs.stale.Load(),
-		Reads: fs.reads.Load(), Forged: fs.forged.Load()}
+func (r *Relay) Stats() RelayStats {
+	return RelayStats{Published: r.published.Load(), Received: r.received.Load(), Stale: r.stale.Load(),
+		Reads: r.reads.Load(), Forged: r.forged.Load()}
 }
 
 // errForgedEpoch: a frame's epoch is later than the store's for its game.
@@ -273,20 +273,20 @@ var errForgedEpoch = errors.New("a frame stamped with an epoch the store has not
 // checkEpoch refuses a frame of game stamped with an epoch later than both
 // the one its streams have and the store's: no node that owned the table
 // made it.
-func (fs *Frames) checkEpoch(ctx context.Context, game string, epoch int64) error {
-	fs.mu.Lock()
-	last, known := fs.epochs[game]
-	fs.mu.Unlock()
-	if known && epoch <= last || fs.epoch == nil {
+func (r *Relay) checkEpoch(ctx context.Context, game string, epoch int64) error {
+	r.mu.Lock()
+	last, known := r.epochs[game]
+	r.mu.Unlock()
+	if known && epoch <= last || r.epoch == nil {
 		return nil
 	}
-	stored, err := fs.epoch(ctx, game)
+	stored, err := r.epoch(ctx, game)
 	if err != nil {
 		return err
 	}
 	if epoch > stored {
-		fs.forged.Add(1)
-		fs.log.Warn("a frame stamped with an epoch the store has not reached: dropped", "game", game, "epoch", epoch, "stored", stored)
+		r.forged.Add(1)
+		r.log.Warn("a frame stamped with an epoch the store has not reached: dropped", "game", game, "epoch", epoch, "stored", stored)
 		return errForgedEpoch
 	}
 	return nil
@@ -295,16 +295,16 @@ func (fs *Frames) checkEpoch(ctx context.Context, game string, epoch int64) erro
 // final notes that seat's stream has its game's final frame: once every
 // followed seat of the game has one, the game's streams here are ended;
 // until then the others are read afresh, so none ends without its own.
-func (fs *Frames) final(game string) {
-	fs.mu.Lock()
+func (r *Relay) final(game string) {
+	r.mu.Lock()
 	var followers []*follower
-	for k, fl := range fs.followers {
+	for k, fl := range r.followers {
 		if k.game == game {
 			followers = append(followers, fl)
 		}
 	}
-	fs.mu.Unlock()
-	// The followers' locks are taken without Frames' own: a follower
+	r.mu.Unlock()
+	// The followers' locks are taken without the Relay's own: a follower
 	// holds its own while it hands the hub a frame (see receive).
 	var others []*follower
 	for _, fl := range followers {
@@ -313,10 +313,10 @@ func (fs *Frames) final(game string) {
 		}
 	}
 	if len(others) == 0 {
-		fs.mu.Lock()
-		delete(fs.epochs, game)
-		fs.mu.Unlock()
-		fs.hub.Close(game)
+		r.mu.Lock()
+		delete(r.epochs, game)
+		r.mu.Unlock()
+		r.hub.Close(game)
 		return
 	}
 	for _, fl := range others {
