@@ -200,7 +200,7 @@ func (m *Manager) adoptOne(ctx context.Context, c store.Claim, r store.Running, 
 		}
 	}
 	var t *table
-	g, seats := r.Game, seatsOf(r.Seats)
+	g, seats := r.Game, r.Seats
 	if g.Status == game.StatusOpen {
 		t = m.newTable(g, seats)
 		t.openSince = openSince(g, seats, m.clock.Now())

@@ -382,7 +382,7 @@ func (m *Manager) Create(ctx context.Context, req game.CreateRequest) (game.Join
 		if err != nil {
 			return game.Joined{}, m.unsaved("", err)
 		}
-		err = m.st.CreateGame(ctx, g, seatRows("", seats))
+		err = m.st.CreateGame(ctx, g, seats)
 		if !errors.Is(err, store.ErrDuplicate) || tries == 5 {
 			break
 		}

@@ -41,9 +41,9 @@ func storeFinished(t *testing.T, st *store.Store, id string, created time.Time) 
 	opts.Rules = engine.CurrentRules
 	g := &store.Game{ID: id, Status: game.StatusOpen, Options: opts, Seed: 7, AwayAfter: DefaultAwayAfter, CreatedAt: created}
 	seats := []store.Seat{
-		{No: 0, Kind: string(game.SeatPerson), Name: "Ada", TokenHash: hashToken(id)},
-		{No: 1, Kind: string(game.SeatBot), Name: "Bold bot (easy)", BotLevel: "easy", BotStyle: "bold"},
-		{No: 2, Kind: string(game.SeatBot), Name: "Caller bot (hard)", BotLevel: "hard", BotStyle: "caller"},
+		{No: 0, Kind: game.SeatPerson, Name: "Ada", TokenHash: hashToken(id)},
+		{No: 1, Kind: game.SeatBot, Name: "Bold bot (easy)", BotLevel: "easy", BotStyle: "bold"},
+		{No: 2, Kind: game.SeatBot, Name: "Caller bot (hard)", BotLevel: "hard", BotStyle: "caller"},
 	}
 	if err := st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
@@ -199,7 +199,7 @@ func TestEndedGameShowsItsStoredPlaces(t *testing.T) {
 	}
 
 	g := &store.Game{ID: "ended", Status: game.StatusOpen, Options: opts, Seed: 11, AwayAfter: DefaultAwayAfter, CreatedAt: start}
-	seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
+	seats := []store.Seat{{No: 0, Kind: game.SeatBot}, {No: 1, Kind: game.SeatBot}, {No: 2, Kind: game.SeatBot}}
 	if err := f.st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 	for _, status := range []game.Status{game.StatusLive, game.StatusFinished} {
 		id := string(status)
 		g := &store.Game{ID: id, Status: game.StatusOpen, Options: opts, Seed: 3, AwayAfter: DefaultAwayAfter, CreatedAt: epoch}
-		seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
+		seats := []store.Seat{{No: 0, Kind: game.SeatBot}, {No: 1, Kind: game.SeatBot}, {No: 2, Kind: game.SeatBot}}
 		if err := f.st.CreateGame(f.ctx, g, seats); err != nil {
 			t.Fatal(err)
 		}

@@ -40,7 +40,7 @@ func (m *Manager) Search(ctx context.Context, q game.Query) ([]game.Summary, boo
 			out = append(out, t.snap.Load().summary)
 			continue
 		}
-		out = append(out, storedSummary(l.Game, seatsOf(l.Seats), l.Results))
+		out = append(out, storedSummary(l.Game, l.Seats, l.Results))
 	}
 	return out, more, nil
 }

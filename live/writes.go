@@ -83,7 +83,7 @@ func (t *table) saveSeat(seat int) {
 	t.reseat = true
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, t.seats[seat].row(t.id)); err != nil {
+	if err := t.m.st.SaveSeat(ctx, t.seats[seat]); err != nil {
 		t.failed(err)
 		t.seatUnsaved(seat)
 		return

@@ -298,7 +298,7 @@ func storeFixtureGame(s *Store, fg fixtureGame, created time.Time) error {
 	n := opts.Seats
 	seats := make([]Seat, n)
 	for i := range seats {
-		seats[i] = Seat{No: i, Kind: "bot", BotLevel: string(fixtureLevel(i)), BotStyle: string(fixtureStyle(i))}
+		seats[i] = Seat{No: i, Kind: "bot", BotLevel: fixtureLevel(i), BotStyle: fixtureStyle(i)}
 		seats[i].Name = fmt.Sprintf("Bot %d", i)
 		if i < fg.persons {
 			seats[i] = Seat{No: i, Kind: "person", Name: fmt.Sprintf("Person %d", i), TokenHash: hashOf(fmt.Sprint(fg.id, i))}
