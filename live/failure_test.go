@@ -87,7 +87,7 @@ func (s *faulty) StartGame(ctx context.Context, id string, at time.Time, seats [
 	return s.commit(func() error { return s.Store.StartGame(ctx, id, at, seats) })
 }
 
-func (s *faulty) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error {
+func (s *faulty) FinishGame(ctx context.Context, id string, status game.Status, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error {
 	if s.cutFinish.CompareAndSwap(true, false) {
 		s.cut.Store(true)
 	}

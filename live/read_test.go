@@ -52,7 +52,7 @@ func storeFinished(t *testing.T, st *store.Store, id string, created time.Time) 
 		t.Fatal(err)
 	}
 	results := []store.Result{{Seat: 2, Place: 1}, {Seat: 0, Place: 2, Left: 3, Rated: true}, {Seat: 1, Place: 3, Left: 9}}
-	if err := st.FinishGame(ctx, id, string(game.StatusFinished), created.Add(time.Hour), 40, false, results, nil); err != nil {
+	if err := st.FinishGame(ctx, id, game.StatusFinished, created.Add(time.Hour), 40, false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -209,7 +209,7 @@ func TestEndedGameShowsItsStoredPlaces(t *testing.T) {
 	if err := f.st.AppendActions(ctx, actions); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.FinishGame(ctx, g.ID, string(game.StatusEnded), end, s.Plays(), false, results, nil); err != nil {
+	if err := f.st.FinishGame(ctx, g.ID, game.StatusEnded, end, s.Plays(), false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -243,7 +243,7 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		if status == game.StatusFinished {
-			if err := f.st.FinishGame(f.ctx, id, string(status), epoch.Add(time.Hour), 0, false, nil, nil); err != nil {
+			if err := f.st.FinishGame(f.ctx, id, status, epoch.Add(time.Hour), 0, false, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

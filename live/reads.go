@@ -14,7 +14,7 @@ func (m *Manager) List(ctx context.Context, status game.Status, limit int) ([]ga
 	if err := m.ensureOpen(); err != nil {
 		return nil, err
 	}
-	listed, err := m.st.ListGames(ctx, string(status), limit)
+	listed, err := m.st.ListGames(ctx, status, limit)
 	if err != nil {
 		return nil, m.unsaved("", err)
 	}

@@ -17,7 +17,7 @@ import (
 // broken table that says so, so one bad game neither keeps the server down
 // nor stops the others.
 func (m *Manager) load(ctx context.Context) error {
-	open, err := m.st.Games(ctx, string(game.StatusOpen), 0)
+	open, err := m.st.Games(ctx, game.StatusOpen, 0)
 	if err != nil {
 		return fmt.Errorf("live: load open games: %w", err)
 	}

@@ -283,7 +283,7 @@ func (t *table) end(by int) error {
 		}
 	}
 	return t.writeGame("the end", func(ctx context.Context, st storage) error {
-		return st.FinishGame(ctx, t.id, string(game.StatusEnded), now, plays, false, results, t.rater(ended, now, false))
+		return st.FinishGame(ctx, t.id, game.StatusEnded, now, plays, false, results, t.rater(ended, now, false))
 	}, func(g store.Game) store.Outcome {
 		switch {
 		case g.Status == game.StatusEnded && g.EndedAt.Equal(now):

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"bullshit/game"
 )
 
 // queryCounter counts the queries a store makes.
@@ -50,7 +52,7 @@ func TestListGames(t *testing.T) {
 		counter := &queryCounter{}
 		counted := s.WithQueryHook(counter)
 		tests := []struct {
-			status string
+			status game.Status
 			limit  int
 			want   int
 		}{

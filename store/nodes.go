@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"bullshit/game"
 )
 
 // Several servers ("nodes") may share one PostgreSQL database. The database
@@ -271,16 +273,16 @@ func (s *Store) claim(ctx context.Context, node, query string, args ...any) ([]C
 
 // Owner reads who holds a game: its owner, epoch and status. A game that
 // does not exist is ErrNotFound.
-func (s *Store) Owner(ctx context.Context, game string) (node string, epoch int64, status string, err error) {
-	if !storable(game) {
-		return "", 0, "", fmt.Errorf("read the owner of game %q: %w", game, ErrNotFound)
+func (s *Store) Owner(ctx context.Context, id string) (node string, epoch int64, status game.Status, err error) {
+	if !storable(id) {
+		return "", 0, "", fmt.Errorf("read the owner of game %q: %w", id, ErrNotFound)
 	}
-	err = s.db.NewSelect().Model((*gameRow)(nil)).Column("owner", "epoch", "status").Where("id = ?", game).Scan(ctx, &node, &epoch, &status)
+	err = s.db.NewSelect().Model((*gameRow)(nil)).Column("owner", "epoch", "status").Where("id = ?", id).Scan(ctx, &node, &epoch, &status)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
 	if err != nil {
-		return "", 0, "", fmt.Errorf("read the owner of game %s: %w", game, err)
+		return "", 0, "", fmt.Errorf("read the owner of game %s: %w", id, err)
 	}
 	return node, epoch, status, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bullshit/game"
 	"bullshit/store/storetest"
 )
 
@@ -104,7 +105,7 @@ func TestLeases(t *testing.T) {
 
 // finishAs ends game id as its owner f would.
 func finishAs(s *Store, id string, f Fence) error {
-	return s.FinishGame(WithFence(context.Background(), f), id, statusEnded, base.Add(time.Hour), 0, false, nil, nil)
+	return s.FinishGame(WithFence(context.Background(), f), id, game.StatusEnded, base.Add(time.Hour), 0, false, nil, nil)
 }
 
 // TestClaimsConcurrent: claimers racing for the same orphans never get the
@@ -189,8 +190,12 @@ func TestFence(t *testing.T) {
 		{"append without a fence", func() error { return s.AppendAction(ctx, pass("g", 2)) }},
 		{"batch", func() error { return s.AppendActions(ctx, []Action{stale}) }},
 		{"seat", func() error { return s.SaveSeat(fctx, Seat{GameID: "g", No: 1, Kind: "bot", Name: "Bot"}) }},
-		{"finish", func() error { return s.FinishGame(fctx, "g", statusFinished, base.Add(time.Hour), 1, false, nil, nil) }},
-		{"end", func() error { return s.FinishGame(fctx, "g", statusEnded, base.Add(time.Hour), 1, false, nil, nil) }},
+		{"finish", func() error {
+			return s.FinishGame(fctx, "g", game.StatusFinished, base.Add(time.Hour), 1, false, nil, nil)
+		}},
+		{"end", func() error {
+			return s.FinishGame(fctx, "g", game.StatusEnded, base.Add(time.Hour), 1, false, nil, nil)
+		}},
 	}
 	for _, w := range writes {
 		if err := w.write(); !errors.Is(err, ErrFenced) {
@@ -208,7 +213,7 @@ func TestFence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status != statusLive || g.Owner != "b" || g.Epoch != 2 || seats[1].Kind != "empty" {
+	if g.Status != game.StatusLive || g.Owner != "b" || g.Epoch != 2 || seats[1].Kind != "empty" {
 		t.Errorf("game after the refusals: got %s owner %q epoch %d seat 1 %s, want live, b, 2, empty", g.Status, g.Owner, g.Epoch, seats[1].Kind)
 	}
 	// The new owner writes on from the stored log.
@@ -224,7 +229,7 @@ func TestFence(t *testing.T) {
 	if err := s.SaveSeat(bctx, Seat{GameID: "g", No: 1, Kind: "bot", Name: "Bot", BotLevel: "easy"}); err != nil {
 		t.Errorf("seat by the new owner: %v", err)
 	}
-	if err := s.FinishGame(bctx, "g", statusFinished, base.Add(time.Hour), 2, false, nil, nil); err != nil {
+	if err := s.FinishGame(bctx, "g", game.StatusFinished, base.Add(time.Hour), 2, false, nil, nil); err != nil {
 		t.Errorf("finish by the new owner: %v", err)
 	}
 	if err := s.SaveSeat(bctx, Seat{GameID: "nope", No: 1, Kind: "bot"}); !errors.Is(err, ErrNotFound) {

@@ -241,8 +241,9 @@ func TestGamesOrder(t *testing.T) {
 		s := newStore(t, db)
 		// Created out of order; "b" and "c" share a time, broken by id.
 		for _, g := range []struct {
-			id, status string
-			created    time.Time
+			id      string
+			status  game.Status
+			created time.Time
 		}{
 			{"a", "open", base},
 			{"d", "live", base.Add(3 * time.Microsecond)},
@@ -251,11 +252,11 @@ func TestGamesOrder(t *testing.T) {
 			{"e", "live", base.Add(-time.Hour)},
 		} {
 			row := newGame(g.id, g.created)
-			row.Status = game.Status(g.status)
+			row.Status = g.status
 			mustCreate(t, s, row)
 		}
 		tests := []struct {
-			status string
+			status game.Status
 			limit  int
 			want   []string
 		}{
@@ -271,7 +272,7 @@ func TestGamesOrder(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Games(%q, %d): %v", tt.status, tt.limit, err)
 			}
-			checkIDs(t, "Games("+tt.status+")", games, tt.want)
+			checkIDs(t, "Games("+string(tt.status)+")", games, tt.want)
 		}
 		checkIDs(t, "Unfinished", mustGames(s.Unfinished(ctx)), []string{"e", "d", "b"})
 	})
@@ -388,8 +389,8 @@ func TestActionTimes(t *testing.T) {
 
 func TestFinishStatus(t *testing.T) {
 	tests := []struct {
-		status  string
-		from    string
+		status  game.Status
+		from    game.Status
 		wantErr error
 		ok      bool
 	}{
@@ -405,7 +406,7 @@ func TestFinishStatus(t *testing.T) {
 		s := newStore(t, db)
 		for i, tt := range tests {
 			g := newGame(string(rune('a'+i)), base)
-			g.Status = game.Status(tt.from)
+			g.Status = tt.from
 			mustCreate(t, s, g)
 			err := s.FinishGame(ctx, g.ID, tt.status, base.Add(time.Hour), 3, false, nil, nil)
 			switch {
@@ -424,7 +425,7 @@ func TestFinishStatus(t *testing.T) {
 			if tt.ok {
 				want = tt.status
 			}
-			if string(got.Status) != want {
+			if got.Status != want {
 				t.Errorf("status after finishing %s game as %q: got %q, want %q", tt.from, tt.status, got.Status, want)
 			}
 		}
