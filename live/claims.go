@@ -283,11 +283,9 @@ func (t *table) fence() store.Fence {
 	return store.Fence{Owner: t.game.Owner, Epoch: t.game.Epoch}
 }
 
-// writeContext bounds one of the table's writes (Manager.writeContext) and
-// carries its fence.
+// writeContext bounds one of the table's writes (Manager.writeContext).
 func (t *table) writeContext() (context.Context, context.CancelFunc) {
-	ctx, cancel := t.m.writeContext()
-	return store.WithFence(ctx, t.fence()), cancel
+	return t.m.writeContext()
 }
 
 // checkHeld stops the table if the write it just made was refused by the

@@ -63,12 +63,12 @@ type storage interface {
 	SearchGames(ctx context.Context, q store.GameQuery) ([]store.Listed, bool, error)
 	AccountByName(ctx context.Context, nameKey string) (*store.Account, error)
 	AccountByLookalike(ctx context.Context, key string) (*store.Account, error)
-	SaveSeat(ctx context.Context, seat store.Seat) error
-	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
+	SaveSeat(ctx context.Context, f store.Fence, seat store.Seat) error
+	StartGame(ctx context.Context, f store.Fence, id string, at time.Time, seats []store.Seat) error
 	AppendAction(ctx context.Context, a store.Action) error
 	Settle(ctx context.Context, a store.Action) (store.Outcome, store.Action, error)
 	Actions(ctx context.Context, gameID string) ([]store.Action, error)
-	FinishGame(ctx context.Context, id string, status game.Status, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
+	FinishGame(ctx context.Context, f store.Fence, id string, status game.Status, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
 	Unfinished(ctx context.Context) ([]store.Game, error)
 	Results(ctx context.Context, id string) ([]store.Result, error)
 	GamePlayers(ctx context.Context, id string) ([]store.PlayerGame, error)

@@ -111,7 +111,7 @@ func (t *table) expire(at time.Time) {
 		return
 	}
 	closeTable := func(ctx context.Context) (bool, error) {
-		err := t.m.st.FinishGame(ctx, t.id, game.StatusEnded, at, 0, false, nil, nil)
+		err := t.m.st.FinishGame(ctx, t.fence(), t.id, game.StatusEnded, at, 0, false, nil, nil)
 		if err != nil && !errors.Is(err, store.ErrOver) {
 			return false, err
 		}

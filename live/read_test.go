@@ -48,11 +48,11 @@ func storeFinished(t *testing.T, st *store.Store, id string, created time.Time) 
 	if err := st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.StartGame(ctx, id, created.Add(time.Minute), nil); err != nil {
+	if err := st.StartGame(ctx, store.Fence{}, id, created.Add(time.Minute), nil); err != nil {
 		t.Fatal(err)
 	}
 	results := []store.Result{{Seat: 2, Place: 1}, {Seat: 0, Place: 2, Left: 3, Rated: true}, {Seat: 1, Place: 3, Left: 9}}
-	if err := st.FinishGame(ctx, id, game.StatusFinished, created.Add(time.Hour), 40, false, results, nil); err != nil {
+	if err := st.FinishGame(ctx, store.Fence{}, id, game.StatusFinished, created.Add(time.Hour), 40, false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -203,13 +203,13 @@ func TestEndedGameShowsItsStoredPlaces(t *testing.T) {
 	if err := f.st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.StartGame(ctx, g.ID, start, nil); err != nil {
+	if err := f.st.StartGame(ctx, store.Fence{}, g.ID, start, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.st.AppendActions(ctx, actions); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.FinishGame(ctx, g.ID, game.StatusEnded, end, s.Plays(), false, results, nil); err != nil {
+	if err := f.st.FinishGame(ctx, store.Fence{}, g.ID, game.StatusEnded, end, s.Plays(), false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -239,11 +239,11 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 		if err := f.st.CreateGame(f.ctx, g, seats); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.st.StartGame(f.ctx, id, epoch, nil); err != nil {
+		if err := f.st.StartGame(f.ctx, store.Fence{}, id, epoch, nil); err != nil {
 			t.Fatal(err)
 		}
 		if status == game.StatusFinished {
-			if err := f.st.FinishGame(f.ctx, id, status, epoch.Add(time.Hour), 0, false, nil, nil); err != nil {
+			if err := f.st.FinishGame(f.ctx, store.Fence{}, id, status, epoch.Add(time.Hour), 0, false, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

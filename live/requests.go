@@ -49,7 +49,7 @@ func (t *table) writeSeat(s store.Seat) error {
 	}
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, s); err != nil {
+	if err := t.m.st.SaveSeat(ctx, t.fence(), s); err != nil {
 		t.failed(err)
 		t.seatUnsaved(s.No)
 		t.askedMayBeStored(true)
@@ -182,7 +182,7 @@ func (t *table) start(by int) error {
 		}
 	}
 	return t.writeGame("the start", func(ctx context.Context, st storage) error {
-		return st.StartGame(ctx, t.id, now, changed)
+		return st.StartGame(ctx, t.fence(), t.id, now, changed)
 	},
 		func(g store.Game) store.Outcome {
 			switch {
@@ -283,7 +283,7 @@ func (t *table) end(by int) error {
 		}
 	}
 	return t.writeGame("the end", func(ctx context.Context, st storage) error {
-		return st.FinishGame(ctx, t.id, game.StatusEnded, now, plays, false, results, t.rater(ended, now, false))
+		return st.FinishGame(ctx, t.fence(), t.id, game.StatusEnded, now, plays, false, results, t.rater(ended, now, false))
 	}, func(g store.Game) store.Outcome {
 		switch {
 		case g.Status == game.StatusEnded && g.EndedAt.Equal(now):

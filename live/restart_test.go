@@ -40,7 +40,7 @@ func storeRunning(tb testing.TB, st *store.Store, n int, start time.Time) {
 		if err := st.CreateGame(ctx, &g, seats); err != nil {
 			tb.Fatal(err)
 		}
-		if err := st.StartGame(ctx, id, start, nil); err != nil {
+		if err := st.StartGame(ctx, store.Fence{}, id, start, nil); err != nil {
 			tb.Fatal(err)
 		}
 		s, err := engine.New(opts, seed, start)

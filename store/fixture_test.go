@@ -311,12 +311,12 @@ func storeFixtureGame(s *Store, fg fixtureGame, created time.Time) error {
 	}
 	if fg.open {
 		if fg.ended {
-			return s.FinishGame(ctx, fg.id, game.StatusEnded, created.Add(time.Minute), 0, false, nil, nil)
+			return s.FinishGame(ctx, Fence{}, fg.id, game.StatusEnded, created.Add(time.Minute), 0, false, nil, nil)
 		}
 		return nil
 	}
 	start := created.Add(2 * time.Minute)
-	if err := s.StartGame(ctx, fg.id, start, seats); err != nil {
+	if err := s.StartGame(ctx, Fence{}, fg.id, start, seats); err != nil {
 		return err
 	}
 	state, actions, now, err := playFixture(fg, opts, start)
@@ -343,7 +343,7 @@ func storeFixtureGame(s *Store, fg fixtureGame, created time.Time) error {
 	if fg.ended {
 		status = game.StatusEnded
 	}
-	return s.FinishGame(ctx, fg.id, status, now, state.Plays(), state.Capped(), results, nil)
+	return s.FinishGame(ctx, Fence{}, fg.id, status, now, state.Plays(), state.Capped(), results, nil)
 }
 
 func fixtureLevel(seat int) bot.Level {

@@ -127,11 +127,9 @@ func (s *Store) games(ctx context.Context, q *bun.SelectQuery) ([]Game, error) {
 }
 
 // SaveSeat stores a seat, replacing the one with the same game and number,
-// fenced on the Fence ctx carries (WithFence): a game held by another owner
-// or epoch is ErrFenced. A seat of a game that does not exist is
-// ErrNotFound.
-func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
-	f := FenceOf(ctx)
+// fenced on f: a game held by another owner or epoch is ErrFenced. A seat
+// of a game that does not exist is ErrNotFound.
+func (s *Store) SaveSeat(ctx context.Context, f Fence, seat Seat) error {
 	var saved int64
 	err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
 		// One statement: the game's row, locked if the fence holds, is
@@ -196,10 +194,8 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 
 // StartGame marks an open game live from at and stores the seats the start
 // changed (filled with bots, or numbered afresh), in one transaction,
-// fenced on the Fence ctx carries (WithFence; else ErrFenced). A game that
-// is not open is ErrNotOpen.
-func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
-	f := FenceOf(ctx)
+// fenced on f (else ErrFenced). A game that is not open is ErrNotOpen.
+func (s *Store) StartGame(ctx context.Context, f Fence, id string, at time.Time, seats []Seat) error {
 	start := func(ctx context.Context, db bun.IDB) error {
 		res, err := db.NewUpdate().Model((*gameRow)(nil)).
 			Set("status = ?", game.StatusLive).
@@ -269,10 +265,9 @@ func (s *Store) Actions(ctx context.Context, gameID string) ([]Action, error) {
 // FinishGame marks a game over, with status "finished" or "ended", and
 // stores its results and, when rater is not nil, its accounts' rows and
 // ratings, in one transaction. A game already over is ErrOver, so a finish
-// retried or replayed rates the game once. It is fenced on the Fence ctx
-// carries (WithFence; else ErrFenced).
-func (s *Store) FinishGame(ctx context.Context, id string, status game.Status, at time.Time, plays int, capped bool, results []Result, rater *Rater) error {
-	f := FenceOf(ctx)
+// retried or replayed rates the game once. It is fenced on f (else
+// ErrFenced).
+func (s *Store) FinishGame(ctx context.Context, f Fence, id string, status game.Status, at time.Time, plays int, capped bool, results []Result, rater *Rater) error {
 	if status != game.StatusFinished && status != game.StatusEnded {
 		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, game.StatusFinished, game.StatusEnded)
 	}

@@ -35,11 +35,11 @@ func finishedGames(tb testing.TB, s *Store, n int) {
 		}
 		seats = append(seats, Seat{No: len(seats), Kind: "bot", Name: "Robo", BotLevel: "easy", BotStyle: "bold"})
 		mustCreate(tb, s, g, seats...)
-		if err := s.StartGame(ctx, g.ID, g.CreatedAt, nil); err != nil {
+		if err := s.StartGame(ctx, Fence{}, g.ID, g.CreatedAt, nil); err != nil {
 			tb.Fatal(err)
 		}
 		results := []Result{{Seat: 0, Place: 1}}
-		if err := s.FinishGame(ctx, g.ID, "finished", g.CreatedAt.Add(time.Minute), 10, false, results, nil); err != nil {
+		if err := s.FinishGame(ctx, Fence{}, g.ID, "finished", g.CreatedAt.Add(time.Minute), 10, false, results, nil); err != nil {
 			tb.Fatal(err)
 		}
 	}
