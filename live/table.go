@@ -154,8 +154,8 @@ type table struct {
 }
 
 func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
-	// A new game's seats are built before its id is drawn; the table's
-	// carry it, as every seat the table writes must.
+	// A new game's seats are built before its id is drawn, and each seat
+	// the table writes must carry it.
 	for i := range seats {
 		seats[i].GameID = g.ID
 	}
