@@ -350,7 +350,7 @@ func (t *Tables) Next(id string) string { return t.m.Next(id) }
 func StoreOwner(st *store.Store) func(ctx context.Context, id string) (string, game.Status, error) {
 	return func(ctx context.Context, id string) (string, game.Status, error) {
 		node, _, status, err := st.Owner(ctx, id)
-		return node, game.Status(status), err
+		return node, status, err
 	}
 }
 

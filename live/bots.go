@@ -56,7 +56,7 @@ func (t *table) bot(seat int) *bot.Bot {
 		return b
 	}
 	s := t.seats[seat]
-	level, style := bot.Level(s.BotLevel), bot.Style(s.BotStyle)
+	level, style := s.BotLevel, s.BotStyle
 	if level == "" {
 		level = bot.Medium
 	}

@@ -202,7 +202,7 @@ func (m *Manager) adoptOne(ctx context.Context, c store.Claim, r store.Running, 
 		}
 	}
 	var t *table
-	g, seats := r.Game, seatsOf(r.Seats)
+	g, seats := r.Game, r.Seats
 	if g.Status == game.StatusOpen {
 		t = m.newTable(g, seats)
 		t.openSince = openSince(g, seats, m.clock.Now())
@@ -285,11 +285,9 @@ func (t *table) fence() store.Fence {
 	return store.Fence{Owner: t.game.Owner, Epoch: t.game.Epoch}
 }
 
-// writeContext bounds one of the table's writes (Manager.writeContext) and
-// carries its fence.
+// writeContext bounds one of the table's writes (Manager.writeContext).
 func (t *table) writeContext() (context.Context, context.CancelFunc) {
-	ctx, cancel := t.m.writeContext()
-	return store.WithFence(ctx, t.fence()), cancel
+	return t.m.writeContext()
 }
 
 // checkHeld stops the table if the write it just made was refused by the

@@ -159,7 +159,7 @@ func TestClusterFencedRequestMoved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if seats[1].Kind != string(game.SeatEmpty) {
+	if seats[1].Kind != game.SeatEmpty {
 		t.Errorf("seat 1 after the refused join: got %s, want empty", seats[1].Kind)
 	}
 	// The other node has no lease: its game is an orphan, claimed back.

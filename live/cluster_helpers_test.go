@@ -123,10 +123,10 @@ func (c *cluster) await(what string, limit time.Duration, ok func() bool) {
 	}
 }
 
-// owner is game's owner and epoch as stored.
-func (c *cluster) owner(game string) (string, int64, string) {
+// owner is game id's owner, epoch and status as stored.
+func (c *cluster) owner(id string) (string, int64, game.Status) {
 	c.t.Helper()
-	owner, epoch, status, err := c.check.Owner(c.ctx, game)
+	owner, epoch, status, err := c.check.Owner(c.ctx, id)
 	if err != nil {
 		c.t.Fatal(err)
 	}

@@ -53,11 +53,11 @@ func (s *faulty) commit(write func() error) error {
 	return err
 }
 
-func (s *faulty) SaveSeat(ctx context.Context, seat store.Seat) error {
+func (s *faulty) SaveSeat(ctx context.Context, f store.Fence, seat store.Seat) error {
 	if s.seats.Load() {
 		return errors.New("disk full")
 	}
-	return s.commit(func() error { return s.Store.SaveSeat(ctx, seat) })
+	return s.commit(func() error { return s.Store.SaveSeat(ctx, f, seat) })
 }
 
 func (s *faulty) AppendAction(ctx context.Context, a store.Action) error {
@@ -83,15 +83,15 @@ func (s *faulty) AppendActions(ctx context.Context, actions []store.Action) erro
 	return err
 }
 
-func (s *faulty) StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error {
-	return s.commit(func() error { return s.Store.StartGame(ctx, id, at, seats) })
+func (s *faulty) StartGame(ctx context.Context, f store.Fence, id string, at time.Time, seats []store.Seat) error {
+	return s.commit(func() error { return s.Store.StartGame(ctx, f, id, at, seats) })
 }
 
-func (s *faulty) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error {
+func (s *faulty) FinishGame(ctx context.Context, f store.Fence, id string, status game.Status, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error {
 	if s.cutFinish.CompareAndSwap(true, false) {
 		s.cut.Store(true)
 	}
-	return s.commit(func() error { return s.Store.FinishGame(ctx, id, status, at, plays, capped, results, rater) })
+	return s.commit(func() error { return s.Store.FinishGame(ctx, f, id, status, at, plays, capped, results, rater) })
 }
 
 func (s *faulty) read() error {

@@ -111,10 +111,10 @@ func (t *table) broken(ctx context.Context) {
 // the store holds of its seats, so its players' tokens are still known and
 // they are told what happened.
 func (m *Manager) brokenTable(ctx context.Context, g store.Game, fault error) *table {
-	var seats []seat
+	var seats []store.Seat
 	_ = guard(func() error {
 		_, s, err := m.st.Game(ctx, g.ID)
-		seats = seatsOf(s)
+		seats = s
 		return err
 	})
 	t := &table{m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}), game: g, seats: seats}

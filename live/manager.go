@@ -58,17 +58,17 @@ type Hooks struct {
 type storage interface {
 	CreateGame(ctx context.Context, g *store.Game, seats []store.Seat) error
 	Game(ctx context.Context, id string) (*store.Game, []store.Seat, error)
-	Games(ctx context.Context, status string, limit int) ([]store.Game, error)
-	ListGames(ctx context.Context, status string, limit int) ([]store.Listed, error)
+	Games(ctx context.Context, status game.Status, limit int) ([]store.Game, error)
+	ListGames(ctx context.Context, status game.Status, limit int) ([]store.Listed, error)
 	SearchGames(ctx context.Context, q store.GameQuery) ([]store.Listed, bool, error)
 	AccountByName(ctx context.Context, nameKey string) (*store.Account, error)
 	AccountByLookalike(ctx context.Context, key string) (*store.Account, error)
-	SaveSeat(ctx context.Context, seat store.Seat) error
-	StartGame(ctx context.Context, id string, at time.Time, seats []store.Seat) error
+	SaveSeat(ctx context.Context, f store.Fence, seat store.Seat) error
+	StartGame(ctx context.Context, f store.Fence, id string, at time.Time, seats []store.Seat) error
 	AppendAction(ctx context.Context, a store.Action) error
 	Settle(ctx context.Context, a store.Action) (store.Outcome, store.Action, error)
 	Actions(ctx context.Context, gameID string) ([]store.Action, error)
-	FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
+	FinishGame(ctx context.Context, f store.Fence, id string, status game.Status, at time.Time, plays int, capped bool, results []store.Result, rater *store.Rater) error
 	Unfinished(ctx context.Context) ([]store.Game, error)
 	Results(ctx context.Context, id string) ([]store.Result, error)
 	GamePlayers(ctx context.Context, id string) ([]store.PlayerGame, error)
@@ -382,7 +382,7 @@ func (m *Manager) Create(ctx context.Context, req game.CreateRequest) (game.Join
 		if err != nil {
 			return game.Joined{}, m.unsaved("", err)
 		}
-		err = m.st.CreateGame(ctx, g, seatRows("", seats))
+		err = m.st.CreateGame(ctx, g, seats)
 		if !errors.Is(err, store.ErrDuplicate) || tries == 5 {
 			break
 		}

@@ -111,7 +111,7 @@ func (t *table) expire(at time.Time) {
 		return
 	}
 	closeTable := func(ctx context.Context) (bool, error) {
-		err := t.m.st.FinishGame(ctx, t.id, string(game.StatusEnded), at, 0, false, nil, nil)
+		err := t.m.st.FinishGame(ctx, t.fence(), t.id, game.StatusEnded, at, 0, false, nil, nil)
 		if err != nil && !errors.Is(err, store.ErrOver) {
 			return false, err
 		}
@@ -127,7 +127,7 @@ func (t *table) expire(at time.Time) {
 // openSince is when an open table rebuilt at a start began its wait: its
 // creation, or, when someone besides the host has joined (join times aren't
 // stored), the start, so a table people gathered at gets a full wait.
-func openSince(g store.Game, seats []seat, now time.Time) time.Time {
+func openSince(g store.Game, seats []store.Seat, now time.Time) time.Time {
 	for _, s := range seats {
 		if s.No != g.Host && s.Kind == game.SeatPerson {
 			return later(g.CreatedAt, now)

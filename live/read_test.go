@@ -41,18 +41,18 @@ func storeFinished(t *testing.T, st *store.Store, id string, created time.Time) 
 	opts.Rules = engine.CurrentRules
 	g := &store.Game{ID: id, Status: game.StatusOpen, Options: opts, Seed: 7, AwayAfter: DefaultAwayAfter, CreatedAt: created}
 	seats := []store.Seat{
-		{No: 0, Kind: string(game.SeatPerson), Name: "Ada", TokenHash: hashToken(id)},
-		{No: 1, Kind: string(game.SeatBot), Name: "Bold bot (easy)", BotLevel: "easy", BotStyle: "bold"},
-		{No: 2, Kind: string(game.SeatBot), Name: "Caller bot (hard)", BotLevel: "hard", BotStyle: "caller"},
+		{No: 0, Kind: game.SeatPerson, Name: "Ada", TokenHash: hashToken(id)},
+		{No: 1, Kind: game.SeatBot, Name: "Bold bot (easy)", BotLevel: "easy", BotStyle: "bold"},
+		{No: 2, Kind: game.SeatBot, Name: "Caller bot (hard)", BotLevel: "hard", BotStyle: "caller"},
 	}
 	if err := st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.StartGame(ctx, id, created.Add(time.Minute), nil); err != nil {
+	if err := st.StartGame(ctx, store.Fence{}, id, created.Add(time.Minute), nil); err != nil {
 		t.Fatal(err)
 	}
 	results := []store.Result{{Seat: 2, Place: 1}, {Seat: 0, Place: 2, Left: 3, Rated: true}, {Seat: 1, Place: 3, Left: 9}}
-	if err := st.FinishGame(ctx, id, string(game.StatusFinished), created.Add(time.Hour), 40, false, results, nil); err != nil {
+	if err := st.FinishGame(ctx, store.Fence{}, id, game.StatusFinished, created.Add(time.Hour), 40, false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -199,17 +199,17 @@ func TestEndedGameShowsItsStoredPlaces(t *testing.T) {
 	}
 
 	g := &store.Game{ID: "ended", Status: game.StatusOpen, Options: opts, Seed: 11, AwayAfter: DefaultAwayAfter, CreatedAt: start}
-	seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
+	seats := []store.Seat{{No: 0, Kind: game.SeatBot}, {No: 1, Kind: game.SeatBot}, {No: 2, Kind: game.SeatBot}}
 	if err := f.st.CreateGame(ctx, g, seats); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.StartGame(ctx, g.ID, start, nil); err != nil {
+	if err := f.st.StartGame(ctx, store.Fence{}, g.ID, start, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.st.AppendActions(ctx, actions); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.st.FinishGame(ctx, g.ID, string(game.StatusEnded), end, s.Plays(), false, results, nil); err != nil {
+	if err := f.st.FinishGame(ctx, store.Fence{}, g.ID, game.StatusEnded, end, s.Plays(), false, results, nil); err != nil {
 		t.Fatal(err)
 	}
 
@@ -235,15 +235,15 @@ func TestUnknownRulesAreRefused(t *testing.T) {
 	for _, status := range []game.Status{game.StatusLive, game.StatusFinished} {
 		id := string(status)
 		g := &store.Game{ID: id, Status: game.StatusOpen, Options: opts, Seed: 3, AwayAfter: DefaultAwayAfter, CreatedAt: epoch}
-		seats := []store.Seat{{No: 0, Kind: string(game.SeatBot)}, {No: 1, Kind: string(game.SeatBot)}, {No: 2, Kind: string(game.SeatBot)}}
+		seats := []store.Seat{{No: 0, Kind: game.SeatBot}, {No: 1, Kind: game.SeatBot}, {No: 2, Kind: game.SeatBot}}
 		if err := f.st.CreateGame(f.ctx, g, seats); err != nil {
 			t.Fatal(err)
 		}
-		if err := f.st.StartGame(f.ctx, id, epoch, nil); err != nil {
+		if err := f.st.StartGame(f.ctx, store.Fence{}, id, epoch, nil); err != nil {
 			t.Fatal(err)
 		}
 		if status == game.StatusFinished {
-			if err := f.st.FinishGame(f.ctx, id, string(status), epoch.Add(time.Hour), 0, false, nil, nil); err != nil {
+			if err := f.st.FinishGame(f.ctx, store.Fence{}, id, status, epoch.Add(time.Hour), 0, false, nil, nil); err != nil {
 				t.Fatal(err)
 			}
 		}

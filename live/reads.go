@@ -14,7 +14,7 @@ func (m *Manager) List(ctx context.Context, status game.Status, limit int) ([]ga
 	if err := m.ensureOpen(); err != nil {
 		return nil, err
 	}
-	listed, err := m.st.ListGames(ctx, string(status), limit)
+	listed, err := m.st.ListGames(ctx, status, limit)
 	if err != nil {
 		return nil, m.unsaved("", err)
 	}
@@ -29,7 +29,7 @@ func (m *Manager) List(ctx context.Context, status game.Status, limit int) ([]ga
 			out = append(out, t.snap.Load().summary)
 			continue
 		}
-		out = append(out, storedSummary(l.Game, seatsOf(l.Seats), l.Results))
+		out = append(out, storedSummary(l.Game, l.Seats, l.Results))
 	}
 	return out, nil
 }

@@ -17,7 +17,7 @@ import (
 // broken table that says so, so one bad game neither keeps the server down
 // nor stops the others.
 func (m *Manager) load(ctx context.Context) error {
-	open, err := m.st.Games(ctx, string(game.StatusOpen), 0)
+	open, err := m.st.Games(ctx, game.StatusOpen, 0)
 	if err != nil {
 		return fmt.Errorf("live: load open games: %w", err)
 	}
@@ -79,7 +79,7 @@ func (m *Manager) rebuild(ctx context.Context, id string, alive time.Time) (*tab
 
 // rebuilt is the table of a game being played, rebuilt from its stored
 // actions (see rebuild). It reads nothing, so many can be rebuilt at once.
-func (m *Manager) rebuilt(g store.Game, seats []seat, actions []engine.Timed, alive time.Time) (*table, error) {
+func (m *Manager) rebuilt(g store.Game, seats []store.Seat, actions []engine.Timed, alive time.Time) (*table, error) {
 	t := m.newTable(g, seats)
 	// Each deadline and action is the table's own as it replays, so the
 	// seats' decisions stand as the live table left them.
@@ -149,7 +149,7 @@ var _ storage = (*store.Store)(nil)
 
 // replayOf is a started game as the engine replays it: its options with
 // the seats taken at the start, its deal and its actions.
-func replayOf(g store.Game, seats []seat, actions []engine.Timed) engine.Replay {
+func replayOf(g store.Game, seats []store.Seat, actions []engine.Timed) engine.Replay {
 	opts := g.Options
 	opts.Seats = seated(seats)
 	return engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: actions}

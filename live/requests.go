@@ -43,13 +43,13 @@ func (t *table) writeGame(what string, fn func(ctx context.Context, st storage) 
 // again (see saveSeat), so the store ends up holding what the table shows
 // either way; until then the failed write may stand (a restart, or another
 // node taking the table, would find it), so it is answered as unknown.
-func (t *table) writeSeat(s seat) error {
+func (t *table) writeSeat(s store.Seat) error {
 	if err := t.writable(); err != nil {
 		return err
 	}
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, s.row(t.id)); err != nil {
+	if err := t.m.st.SaveSeat(ctx, t.fence(), s); err != nil {
 		t.failed(err)
 		t.seatUnsaved(s.No)
 		t.askedMayBeStored(true)
@@ -115,10 +115,10 @@ func (t *table) join(name string, player int64) (game.Joined, error) {
 	if t.state != nil {
 		return game.Joined{}, errStarted
 	}
-	if player != 0 && slices.ContainsFunc(t.seats, func(s seat) bool { return s.PlayerID == player }) {
+	if player != 0 && slices.ContainsFunc(t.seats, func(s store.Seat) bool { return s.PlayerID == player }) {
 		return game.Joined{}, refuse(errcode.Conflict, "You already have a seat at this table.")
 	}
-	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == game.SeatEmpty })
+	seat := slices.IndexFunc(t.seats, func(s store.Seat) bool { return s.Kind == game.SeatEmpty })
 	if seat < 0 {
 		return game.Joined{}, errFull
 	}
@@ -144,10 +144,10 @@ func (t *table) start(by int) error {
 	if by != t.game.Host {
 		return errNotHost
 	}
-	var taken []seat
+	var taken []store.Seat
 	for _, s := range t.seats {
 		if s.Kind == game.SeatEmpty && t.game.FillBots {
-			s.Kind, s.Name = game.SeatBot, botName(bot.Level(s.BotLevel), bot.Style(s.BotStyle))
+			s.Kind, s.Name = game.SeatBot, botName(s.BotLevel, s.BotStyle)
 		}
 		if s.Kind != game.SeatEmpty {
 			taken = append(taken, s)
@@ -156,9 +156,9 @@ func (t *table) start(by int) error {
 	if len(taken) < engine.MinSeats {
 		return refuse(errcode.Conflict, "At least 3 players are needed to start: invite more, or fill the table with bots.")
 	}
-	seats := make([]seat, len(t.seats))
+	seats := make([]store.Seat, len(t.seats))
 	for i := range seats {
-		seats[i] = seat{No: i, Kind: game.SeatEmpty}
+		seats[i] = store.Seat{GameID: t.id, No: i, Kind: game.SeatEmpty}
 		if i < len(taken) {
 			seats[i] = taken[i]
 			seats[i].No = i
@@ -175,14 +175,14 @@ func (t *table) start(by int) error {
 	}
 	// Only the seats the start changed are stored again: at a table
 	// already full, none.
-	var changed []seat
+	var changed []store.Seat
 	for i, seat := range seats {
 		if !reflect.DeepEqual(seat, t.seats[i]) {
 			changed = append(changed, seat)
 		}
 	}
 	return t.writeGame("the start", func(ctx context.Context, st storage) error {
-		return st.StartGame(ctx, t.id, now, seatRows(t.id, changed))
+		return st.StartGame(ctx, t.fence(), t.id, now, changed)
 	},
 		func(g store.Game) store.Outcome {
 			switch {
@@ -283,7 +283,7 @@ func (t *table) end(by int) error {
 		}
 	}
 	return t.writeGame("the end", func(ctx context.Context, st storage) error {
-		return st.FinishGame(ctx, t.id, string(game.StatusEnded), now, plays, false, results, t.rater(ended, now, false))
+		return st.FinishGame(ctx, t.fence(), t.id, game.StatusEnded, now, plays, false, results, t.rater(ended, now, false))
 	}, func(g store.Game) store.Outcome {
 		switch {
 		case g.Status == game.StatusEnded && g.EndedAt.Equal(now):

@@ -66,7 +66,7 @@ func (m *Manager) rebuildRunning(ctx context.Context, r store.Running, alive tim
 		if err != nil {
 			return err
 		}
-		t, err = m.rebuilt(r.Game, seatsOf(r.Seats), actions, alive)
+		t, err = m.rebuilt(r.Game, r.Seats, actions, alive)
 		return err
 	})
 	if err != nil {

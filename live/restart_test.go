@@ -30,7 +30,7 @@ func storeRunning(tb testing.TB, st *store.Store, n int, start time.Time) {
 		seats := make([]store.Seat, 4)
 		bots := make([]*bot.Bot, 4)
 		for s := range seats {
-			seats[s] = store.Seat{No: s, Kind: string(game.SeatBot), Name: "Bot", BotLevel: string(bot.Medium), BotStyle: string(siteStyle(seed, s))}
+			seats[s] = store.Seat{No: s, Kind: game.SeatBot, Name: "Bot", BotLevel: bot.Medium, BotStyle: siteStyle(seed, s)}
 			var err error
 			if bots[s], err = bot.New(bot.Medium, siteStyle(seed, s), seed+uint64(s)); err != nil {
 				tb.Fatal(err)
@@ -40,7 +40,7 @@ func storeRunning(tb testing.TB, st *store.Store, n int, start time.Time) {
 		if err := st.CreateGame(ctx, &g, seats); err != nil {
 			tb.Fatal(err)
 		}
-		if err := st.StartGame(ctx, id, start, nil); err != nil {
+		if err := st.StartGame(ctx, store.Fence{}, id, start, nil); err != nil {
 			tb.Fatal(err)
 		}
 		s, err := engine.New(opts, seed, start)

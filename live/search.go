@@ -25,7 +25,7 @@ func (m *Manager) Search(ctx context.Context, q game.Query) ([]game.Summary, boo
 		}
 		q.Player = name
 	}
-	listed, more, err := m.st.SearchGames(ctx, store.GameQuery{Status: string(q.Status), Player: q.Player, Offset: q.Offset, Limit: q.Limit})
+	listed, more, err := m.st.SearchGames(ctx, store.GameQuery{Status: q.Status, Player: q.Player, Offset: q.Offset, Limit: q.Limit})
 	if err != nil {
 		return nil, false, m.unsaved("", err)
 	}
@@ -40,7 +40,7 @@ func (m *Manager) Search(ctx context.Context, q game.Query) ([]game.Summary, boo
 			out = append(out, t.snap.Load().summary)
 			continue
 		}
-		out = append(out, storedSummary(l.Game, seatsOf(l.Seats), l.Results))
+		out = append(out, storedSummary(l.Game, l.Seats, l.Results))
 	}
 	return out, more, nil
 }

@@ -74,7 +74,7 @@ func checkCreate(req game.CreateRequest) (game.CreateRequest, error) {
 
 // newGame checks a request and builds the game and seats to store, with the
 // host's token.
-func (m *Manager) newGame(req game.CreateRequest) (*store.Game, []seat, string, error) {
+func (m *Manager) newGame(req game.CreateRequest) (*store.Game, []store.Seat, string, error) {
 	req, err := checkCreate(req)
 	if err != nil {
 		return nil, nil, "", err
@@ -90,9 +90,9 @@ func (m *Manager) newGame(req game.CreateRequest) (*store.Game, []seat, string, 
 	if err != nil {
 		return nil, nil, "", err
 	}
-	seats := make([]seat, opts.Seats)
+	seats := make([]store.Seat, opts.Seats)
 	for i := range seats {
-		seats[i] = seat{No: i, Kind: game.SeatEmpty}
+		seats[i] = store.Seat{No: i, Kind: game.SeatEmpty}
 		if req.FillBots {
 			// The bot that fills this seat if nobody takes it, and that
 			// covers a person who sits here and walks away.
@@ -171,7 +171,7 @@ func matchToken(hashes [][]byte, token string) (int, bool) {
 }
 
 // seatInfo is a stored seat as anyone may see it.
-func seatInfo(s seat) game.SeatInfo {
+func seatInfo(s store.Seat) game.SeatInfo {
 	info := game.SeatInfo{Seat: s.No, Kind: s.Kind, Name: s.Name, Away: s.Away, Covered: s.Covered, Player: s.PlayerID}
 	if s.Kind == game.SeatBot {
 		info.Bot = &game.BotSpec{Level: string(s.BotLevel), Style: string(s.BotStyle)}
@@ -180,7 +180,7 @@ func seatInfo(s seat) game.SeatInfo {
 }
 
 // seated is how many seats are taken: after the start, seats 0 to n-1.
-func seated(seats []seat) int {
+func seated(seats []store.Seat) int {
 	n := 0
 	for _, s := range seats {
 		if s.Kind != game.SeatEmpty {
@@ -191,7 +191,7 @@ func seated(seats []seat) int {
 }
 
 // storedSummary is a game that isn't running, as stored.
-func storedSummary(g store.Game, seats []seat, results []store.Result) game.Summary {
+func storedSummary(g store.Game, seats []store.Seat, results []store.Result) game.Summary {
 	s := game.Summary{
 		ID: g.ID, Status: g.Status, Options: g.Options, AwayAfter: g.AwayAfter, Host: g.Host,
 		Plays: g.Plays, CreatedAt: g.CreatedAt, StartedAt: g.StartedAt, EndedAt: g.EndedAt,

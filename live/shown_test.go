@@ -101,7 +101,7 @@ func (f *fixture) checkShownIsStored(id string) {
 		f.t.Fatal(err)
 	}
 	opts := g.Options
-	opts.Seats = seated(seatsOf(seats))
+	opts.Seats = seated(seats)
 	replayed := map[int]string{}
 	note := func(s *engine.State) {
 		v := s.View(engine.Spectator)

@@ -95,7 +95,7 @@ type table struct {
 	countedOpen atomic.Bool
 
 	game    store.Game
-	seats   []seat
+	seats   []store.Seat
 	state   *engine.State
 	actions kept
 	// at is the latest time the state has been brought to: moves are never
@@ -157,7 +157,12 @@ type table struct {
 	hold *lease.Session
 }
 
-func (m *Manager) newTable(g store.Game, seats []seat) *table {
+func (m *Manager) newTable(g store.Game, seats []store.Seat) *table {
+	// A new game's seats are built before its id is drawn, and each seat
+	// the table writes must carry it.
+	for i := range seats {
+		seats[i].GameID = g.ID
+	}
 	t := &table{
 		m: m, id: g.ID, inbox: make(chan request), done: make(chan struct{}), moving: make(chan struct{}),
 		game: g, seats: seats, openSince: g.CreatedAt, here: m.clock.Now(),

@@ -201,12 +201,12 @@ func TestSeatWhoseAnswerIsLostIsStoredAsShown(t *testing.T) {
 	if _, err := f.m.Join(f.ctx, id, "Bo", 0); codeOf(err) != string(errcode.Unknown) {
 		t.Fatalf("got %v for a join whose answer was lost, want its outcome unknown", err)
 	}
-	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != string(game.SeatPerson) {
+	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != game.SeatPerson {
 		t.Fatalf("got seat %+v stored (%v), want the join the cut write committed", seats[3], err)
 	}
 	st.down.Store(false)
 	f.step(id, 2*time.Second)
-	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != string(game.SeatEmpty) {
+	if _, seats, err := f.st.Game(f.ctx, id); err != nil || seats[3].Kind != game.SeatEmpty {
 		t.Errorf("got seat %+v stored (%v), want it empty as the table shows it", seats[3], err)
 	}
 	if j, err := f.m.Join(f.ctx, id, "Bo", 0); err != nil || j.Seat != 3 {

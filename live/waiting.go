@@ -7,6 +7,7 @@ import (
 	"bullshit/engine/bot"
 	"bullshit/errcode"
 	"bullshit/game"
+	"bullshit/store"
 )
 
 // AddBot seats a bot of the given level ("" for medium) in the first empty
@@ -32,7 +33,7 @@ func (t *table) addBot(by int, level bot.Level) error {
 	if err := t.hostBeforeStart(by); err != nil {
 		return err
 	}
-	seat := slices.IndexFunc(t.seats, func(s seat) bool { return s.Kind == game.SeatEmpty })
+	seat := slices.IndexFunc(t.seats, func(s store.Seat) bool { return s.Kind == game.SeatEmpty })
 	if seat < 0 {
 		return errFull
 	}

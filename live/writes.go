@@ -83,7 +83,7 @@ func (t *table) saveSeat(seat int) {
 	t.reseat = true
 	ctx, cancel := t.writeContext()
 	defer cancel()
-	if err := t.m.st.SaveSeat(ctx, t.seats[seat].row(t.id)); err != nil {
+	if err := t.m.st.SaveSeat(ctx, t.fence(), t.seats[seat]); err != nil {
 		t.failed(err)
 		t.seatUnsaved(seat)
 		return
@@ -131,7 +131,7 @@ func (t *table) finish() {
 	ctx, cancel := t.writeContext()
 	defer cancel()
 	rater, rated := t.keepRatings(t.rater(t.state, t.at, true))
-	err := t.m.st.FinishGame(ctx, t.id, string(game.StatusFinished), t.at, t.state.Plays(), t.state.Capped(), results, rater)
+	err := t.m.st.FinishGame(ctx, t.fence(), t.id, game.StatusFinished, t.at, t.state.Plays(), t.state.Capped(), results, rater)
 	if errors.Is(err, store.ErrOver) && rater != nil {
 		// The accounts' rows the earlier try wrote are the ones to show.
 		var rows []store.PlayerGame

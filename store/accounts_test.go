@@ -261,19 +261,19 @@ func TestSeatPlayer(t *testing.T) {
 
 		bea := mustAccount(t, s, "Bea")
 		want[2] = Seat{GameID: g.ID, No: 2, Kind: "person", Name: "Bea", TokenHash: hashOf("bea"), PlayerID: bea.ID}
-		if err := s.SaveSeat(ctx, want[2]); err != nil {
+		if err := s.SaveSeat(ctx, Fence{}, want[2]); err != nil {
 			t.Fatalf("SaveSeat: %v", err)
 		}
 		checkGame(t, s, g, want)
 		// Leaving frees the seat of its player too.
 		want[2] = Seat{GameID: g.ID, No: 2, Kind: "empty"}
-		if err := s.SaveSeat(ctx, want[2]); err != nil {
+		if err := s.SaveSeat(ctx, Fence{}, want[2]); err != nil {
 			t.Fatalf("SaveSeat: %v", err)
 		}
 		checkGame(t, s, g, want)
 
 		bad := Seat{GameID: g.ID, No: 1, Kind: "person", Name: "X", PlayerID: 999999}
-		if err := s.SaveSeat(ctx, bad); !errors.Is(err, ErrNotFound) {
+		if err := s.SaveSeat(ctx, Fence{}, bad); !errors.Is(err, ErrNotFound) {
 			t.Errorf("SaveSeat for no account: got %v, want %v", err, ErrNotFound)
 		}
 	})

@@ -47,7 +47,7 @@ func TestConcurrentAppend(t *testing.T) {
 				if _, err := s.Actions(ctx, game); err != nil {
 					errs <- fmt.Errorf("read: %w", err)
 				}
-				if err := s.SaveSeat(ctx, Seat{GameID: game, No: w, Kind: "bot"}); err != nil {
+				if err := s.SaveSeat(ctx, Fence{}, Seat{GameID: game, No: w, Kind: "bot"}); err != nil {
 					errs <- fmt.Errorf("save seat %d: %w", w, err)
 				}
 			})

@@ -15,6 +15,7 @@ import (
 	"bullshit/engine"
 	"bullshit/engine/bot"
 	"bullshit/engine/drive"
+	"bullshit/game"
 )
 
 var writeFixture = flag.Bool("write-fixture", false, "rewrite "+fixturePath+" with the games of fixtureGames")
@@ -123,7 +124,7 @@ func checkStoredGame(t *testing.T, s *Store, g Game) {
 		t.Fatal(err)
 	}
 	if g.StartedAt.IsZero() {
-		if len(actions) > 0 || len(results) > 0 || (g.Status != statusOpen && g.Status != statusEnded) {
+		if len(actions) > 0 || len(results) > 0 || (g.Status != game.StatusOpen && g.Status != game.StatusEnded) {
 			t.Errorf("unstarted %s game with %d actions and %d results", g.Status, len(actions), len(results))
 		}
 		return
@@ -144,8 +145,8 @@ func checkStoredGame(t *testing.T, s *Store, g Game) {
 		}
 	}
 	r := engine.Replay{Options: opts, Seed: g.Seed, Start: g.StartedAt, Actions: timed}
-	if g.Status == statusFinished || g.Status == statusEnded {
-		r.Over, r.HostEnded = g.EndedAt, g.Status == statusEnded
+	if g.Status == game.StatusFinished || g.Status == game.StatusEnded {
+		r.Over, r.HostEnded = g.EndedAt, g.Status == game.StatusEnded
 	}
 	state, err := r.State()
 	if err != nil {
@@ -164,16 +165,16 @@ func checkStoredGame(t *testing.T, s *Store, g Game) {
 		t.Logf("%s: %d actions, %d plays, %d calls, %d hand-overs by the clock", g.Status, len(actions), state.Plays(), calls, gave-gives)
 	}()
 	switch g.Status {
-	case statusLive:
+	case game.StatusLive:
 		if state.Over() {
 			t.Errorf("a live game is over once replayed")
 		}
 		return
-	case statusFinished:
+	case game.StatusFinished:
 		if !state.Over() || state.Ended() {
 			t.Fatalf("a finished game replays as over %v, ended %v", state.Over(), state.Ended())
 		}
-	case statusEnded:
+	case game.StatusEnded:
 		if !state.Over() || !state.Ended() {
 			t.Fatalf("an ended game replays as over %v, ended %v", state.Over(), state.Ended())
 		}
@@ -298,24 +299,24 @@ func storeFixtureGame(s *Store, fg fixtureGame, created time.Time) error {
 	n := opts.Seats
 	seats := make([]Seat, n)
 	for i := range seats {
-		seats[i] = Seat{No: i, Kind: "bot", BotLevel: string(fixtureLevel(i)), BotStyle: string(fixtureStyle(i))}
+		seats[i] = Seat{No: i, Kind: "bot", BotLevel: fixtureLevel(i), BotStyle: fixtureStyle(i)}
 		seats[i].Name = fmt.Sprintf("Bot %d", i)
 		if i < fg.persons {
 			seats[i] = Seat{No: i, Kind: "person", Name: fmt.Sprintf("Person %d", i), TokenHash: hashOf(fmt.Sprint(fg.id, i))}
 		}
 	}
-	g := &Game{ID: fg.id, Status: statusOpen, Options: opts, Seed: fg.seed, AwayAfter: time.Minute, FillBots: true, CreatedAt: created}
+	g := &Game{ID: fg.id, Status: game.StatusOpen, Options: opts, Seed: fg.seed, AwayAfter: time.Minute, FillBots: true, CreatedAt: created}
 	if err := s.CreateGame(ctx, g, seats); err != nil {
 		return err
 	}
 	if fg.open {
 		if fg.ended {
-			return s.FinishGame(ctx, fg.id, statusEnded, created.Add(time.Minute), 0, false, nil, nil)
+			return s.FinishGame(ctx, Fence{}, fg.id, game.StatusEnded, created.Add(time.Minute), 0, false, nil, nil)
 		}
 		return nil
 	}
 	start := created.Add(2 * time.Minute)
-	if err := s.StartGame(ctx, fg.id, start, seats); err != nil {
+	if err := s.StartGame(ctx, Fence{}, fg.id, start, seats); err != nil {
 		return err
 	}
 	state, actions, now, err := playFixture(fg, opts, start)
@@ -338,11 +339,11 @@ func storeFixtureGame(s *Store, fg fixtureGame, created time.Time) error {
 	for _, p := range state.Result() {
 		results = append(results, Result{Seat: p.Seat, Place: p.Place, Left: p.Left, Rated: !fg.ended && p.Seat < fg.persons})
 	}
-	status := statusFinished
+	status := game.StatusFinished
 	if fg.ended {
-		status = statusEnded
+		status = game.StatusEnded
 	}
-	return s.FinishGame(ctx, fg.id, status, now, state.Plays(), state.Capped(), results, nil)
+	return s.FinishGame(ctx, Fence{}, fg.id, status, now, state.Plays(), state.Capped(), results, nil)
 }
 
 func fixtureLevel(seat int) bot.Level {

@@ -8,14 +8,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
-)
 
-// The statuses a game goes through.
-const (
-	statusOpen     = "open"
-	statusLive     = "live"
-	statusFinished = "finished"
-	statusEnded    = "ended"
+	"bullshit/game"
 )
 
 // CreateGame stores a new game and its seats, all or nothing. A game id
@@ -98,7 +92,7 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, []Seat, error) {
 
 // Games lists games with the given status ("" for all), newest first, at
 // most limit of them (all when limit is not positive).
-func (s *Store) Games(ctx context.Context, status string, limit int) ([]Game, error) {
+func (s *Store) Games(ctx context.Context, status game.Status, limit int) ([]Game, error) {
 	q := s.db.NewSelect().Model((*gameRow)(nil)).OrderExpr("g.created_at DESC, g.id DESC")
 	if status != "" {
 		q = q.Where("g.status = ?", status)
@@ -112,7 +106,7 @@ func (s *Store) Games(ctx context.Context, status string, limit int) ([]Game, er
 // Unfinished lists the games being played, oldest first: those to rebuild
 // after a restart.
 func (s *Store) Unfinished(ctx context.Context) ([]Game, error) {
-	q := s.db.NewSelect().Model((*gameRow)(nil)).Where("g.status = ?", statusLive).OrderExpr("g.created_at, g.id")
+	q := s.db.NewSelect().Model((*gameRow)(nil)).Where("g.status = ?", game.StatusLive).OrderExpr("g.created_at, g.id")
 	return s.games(ctx, q)
 }
 
@@ -133,11 +127,9 @@ func (s *Store) games(ctx context.Context, q *bun.SelectQuery) ([]Game, error) {
 }
 
 // SaveSeat stores a seat, replacing the one with the same game and number,
-// fenced on the Fence ctx carries (WithFence): a game held by another owner
-// or epoch is ErrFenced. A seat of a game that does not exist is
-// ErrNotFound.
-func (s *Store) SaveSeat(ctx context.Context, seat Seat) error {
-	f := FenceOf(ctx)
+// fenced on f: a game held by another owner or epoch is ErrFenced. A seat
+// of a game that does not exist is ErrNotFound.
+func (s *Store) SaveSeat(ctx context.Context, f Fence, seat Seat) error {
 	var saved int64
 	err := s.write(ctx, func(ctx context.Context, db bun.IDB) error {
 		// One statement: the game's row, locked if the fence holds, is
@@ -202,16 +194,14 @@ func upsertSeats(ctx context.Context, db bun.IDB, seats []Seat) error {
 
 // StartGame marks an open game live from at and stores the seats the start
 // changed (filled with bots, or numbered afresh), in one transaction,
-// fenced on the Fence ctx carries (WithFence; else ErrFenced). A game that
-// is not open is ErrNotOpen.
-func (s *Store) StartGame(ctx context.Context, id string, at time.Time, seats []Seat) error {
-	f := FenceOf(ctx)
+// fenced on f (else ErrFenced). A game that is not open is ErrNotOpen.
+func (s *Store) StartGame(ctx context.Context, f Fence, id string, at time.Time, seats []Seat) error {
 	start := func(ctx context.Context, db bun.IDB) error {
 		res, err := db.NewUpdate().Model((*gameRow)(nil)).
-			Set("status = ?", statusLive).
+			Set("status = ?", game.StatusLive).
 			Set("started_at = ?", at).
 			Where("id = ?", id).
-			Where("status = ?", statusOpen).
+			Where("status = ?", game.StatusOpen).
 			Where("owner = ?", f.Owner).
 			Where("epoch = ?", f.Epoch).
 			Exec(ctx)
@@ -275,12 +265,11 @@ func (s *Store) Actions(ctx context.Context, gameID string) ([]Action, error) {
 // FinishGame marks a game over, with status "finished" or "ended", and
 // stores its results and, when rater is not nil, its accounts' rows and
 // ratings, in one transaction. A game already over is ErrOver, so a finish
-// retried or replayed rates the game once. It is fenced on the Fence ctx
-// carries (WithFence; else ErrFenced).
-func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time, plays int, capped bool, results []Result, rater *Rater) error {
-	f := FenceOf(ctx)
-	if status != statusFinished && status != statusEnded {
-		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, statusFinished, statusEnded)
+// retried or replayed rates the game once. It is fenced on f (else
+// ErrFenced).
+func (s *Store) FinishGame(ctx context.Context, f Fence, id string, status game.Status, at time.Time, plays int, capped bool, results []Result, rater *Rater) error {
+	if status != game.StatusFinished && status != game.StatusEnded {
+		return fmt.Errorf("finish game %s: status %q is not %q or %q", id, status, game.StatusFinished, game.StatusEnded)
 	}
 	return s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		res, err := tx.NewUpdate().Model((*gameRow)(nil)).
@@ -289,7 +278,7 @@ func (s *Store) FinishGame(ctx context.Context, id, status string, at time.Time,
 			Set("plays = ?", plays).
 			Set("capped = ?", capped).
 			Where("id = ?", id).
-			Where("status IN (?)", bun.In([]string{statusOpen, statusLive})).
+			Where("status IN (?)", bun.In([]game.Status{game.StatusOpen, game.StatusLive})).
 			Where("owner = ?", f.Owner).
 			Where("epoch = ?", f.Epoch).
 			Exec(ctx)

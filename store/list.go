@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/uptrace/bun"
+
+	"bullshit/game"
 )
 
 // Listed is a game with its seats (by seat number) and its results (best
@@ -16,7 +18,7 @@ type Listed struct {
 
 // ListGames lists games as Games does, each with its seats and results (see
 // SearchGames).
-func (s *Store) ListGames(ctx context.Context, status string, limit int) ([]Listed, error) {
+func (s *Store) ListGames(ctx context.Context, status game.Status, limit int) ([]Listed, error) {
 	l, _, err := s.SearchGames(ctx, GameQuery{Status: status, Limit: limit})
 	return l, err
 }

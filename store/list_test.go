@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"bullshit/game"
 )
 
 // queryCounter counts the queries a store makes.
@@ -35,14 +37,14 @@ func TestListGames(t *testing.T) {
 			if i%3 == 0 {
 				continue // open, with no results
 			}
-			if err := s.StartGame(ctx, g.ID, base.Add(time.Hour), nil); err != nil {
+			if err := s.StartGame(ctx, Fence{}, g.ID, base.Add(time.Hour), nil); err != nil {
 				t.Fatal(err)
 			}
 			if i%3 == 1 {
 				continue // live
 			}
 			results := []Result{{Seat: 1, Place: 1}, {Seat: 0, Place: 2, Left: i, Rated: true}}
-			if err := s.FinishGame(ctx, g.ID, "finished", base.Add(2*time.Hour), i, false, results, nil); err != nil {
+			if err := s.FinishGame(ctx, Fence{}, g.ID, "finished", base.Add(2*time.Hour), i, false, results, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -50,7 +52,7 @@ func TestListGames(t *testing.T) {
 		counter := &queryCounter{}
 		counted := s.WithQueryHook(counter)
 		tests := []struct {
-			status string
+			status game.Status
 			limit  int
 			want   int
 		}{

@@ -7,6 +7,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"bullshit/engine"
+	"bullshit/engine/bot"
 	"bullshit/game"
 )
 
@@ -48,11 +49,11 @@ type Seat struct {
 	bun.BaseModel `bun:"table:seats"`
 	GameID        string `bun:"game_id,pk"`
 	No            int    `bun:"seat,pk"`
-	// Kind is "empty", "person" or "bot".
-	Kind     string `bun:"kind"`
-	Name     string `bun:"name"`
-	BotLevel string `bun:"bot_level"`
-	BotStyle string `bun:"bot_style"`
+	// Kind, BotLevel and BotStyle are stored as their text.
+	Kind     game.SeatKind `bun:"kind"`
+	Name     string        `bun:"name"`
+	BotLevel bot.Level     `bun:"bot_level"`
+	BotStyle bot.Style     `bun:"bot_style"`
 	// TokenHash is the SHA-256 of the seat's token; nil for bots and empty
 	// seats.
 	TokenHash []byte `bun:"token_hash,nullzero"`

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"bullshit/game"
 )
 
 // Several servers ("nodes") may share one PostgreSQL database. The database
@@ -28,7 +30,8 @@ import (
 // SQLite is one writer and so one node: the leases and claims answer
 // ErrSingleNode, and its games keep owner "" and epoch 0, the zero Fence.
 
-// Fence is the owner and epoch a writer believes a game has.
+// Fence is the owner and epoch a writer believes a game has. Fenced writes
+// take it as a parameter; appends on Action.Fence, as a batch spans games.
 type Fence struct {
 	Owner string
 	Epoch int64
@@ -43,21 +46,6 @@ var (
 	// server alone writes.
 	ErrSingleNode = errors.New("several servers need PostgreSQL: a SQLite database has one writer, so one server")
 )
-
-type fenceKey struct{}
-
-// WithFence is ctx carrying f for the game writes that read it: StartGame,
-// FinishGame and SaveSeat. Without one they are fenced on the zero Fence,
-// which is a single server's. An append carries its own (Action.Fence).
-func WithFence(ctx context.Context, f Fence) context.Context {
-	return context.WithValue(ctx, fenceKey{}, f)
-}
-
-// FenceOf is the Fence ctx carries, or the zero Fence.
-func FenceOf(ctx context.Context) Fence {
-	f, _ := ctx.Value(fenceKey{}).(Fence)
-	return f
-}
 
 // lockShare is the lock a fence takes on the game's row: on PostgreSQL a
 // share lock, which a claim's update waits for and which, if a claim is
@@ -271,16 +259,16 @@ func (s *Store) claim(ctx context.Context, node, query string, args ...any) ([]C
 
 // Owner reads who holds a game: its owner, epoch and status. A game that
 // does not exist is ErrNotFound.
-func (s *Store) Owner(ctx context.Context, game string) (node string, epoch int64, status string, err error) {
-	if !storable(game) {
-		return "", 0, "", fmt.Errorf("read the owner of game %q: %w", game, ErrNotFound)
+func (s *Store) Owner(ctx context.Context, id string) (node string, epoch int64, status game.Status, err error) {
+	if !storable(id) {
+		return "", 0, "", fmt.Errorf("read the owner of game %q: %w", id, ErrNotFound)
 	}
-	err = s.db.NewSelect().Model((*gameRow)(nil)).Column("owner", "epoch", "status").Where("id = ?", game).Scan(ctx, &node, &epoch, &status)
+	err = s.db.NewSelect().Model((*gameRow)(nil)).Column("owner", "epoch", "status").Where("id = ?", id).Scan(ctx, &node, &epoch, &status)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}
 	if err != nil {
-		return "", 0, "", fmt.Errorf("read the owner of game %s: %w", game, err)
+		return "", 0, "", fmt.Errorf("read the owner of game %s: %w", id, err)
 	}
 	return node, epoch, status, nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"bullshit/game"
 	"bullshit/store/storetest"
 )
 
@@ -104,7 +105,7 @@ func TestLeases(t *testing.T) {
 
 // finishAs ends game id as its owner f would.
 func finishAs(s *Store, id string, f Fence) error {
-	return s.FinishGame(WithFence(context.Background(), f), id, statusEnded, base.Add(time.Hour), 0, false, nil, nil)
+	return s.FinishGame(context.Background(), f, id, game.StatusEnded, base.Add(time.Hour), 0, false, nil, nil)
 }
 
 // TestClaimsConcurrent: claimers racing for the same orphans never get the
@@ -163,7 +164,7 @@ func TestFence(t *testing.T) {
 		t.Fatalf("a's claim: got %+v, want g at epoch 1", c)
 	}
 	old := Fence{"a", 1}
-	if err := s.StartGame(WithFence(ctx, old), "g", base.Add(time.Minute), nil); err != nil {
+	if err := s.StartGame(ctx, old, "g", base.Add(time.Minute), nil); err != nil {
 		t.Fatalf("start by the owner: %v", err)
 	}
 	act := pass("g", 1)
@@ -180,7 +181,6 @@ func TestFence(t *testing.T) {
 	}
 	stale := pass("g", 2)
 	stale.Fence = old
-	fctx := WithFence(ctx, old)
 	writes := []struct {
 		name  string
 		write func() error
@@ -188,9 +188,13 @@ func TestFence(t *testing.T) {
 		{"append", func() error { return s.AppendAction(ctx, stale) }},
 		{"append without a fence", func() error { return s.AppendAction(ctx, pass("g", 2)) }},
 		{"batch", func() error { return s.AppendActions(ctx, []Action{stale}) }},
-		{"seat", func() error { return s.SaveSeat(fctx, Seat{GameID: "g", No: 1, Kind: "bot", Name: "Bot"}) }},
-		{"finish", func() error { return s.FinishGame(fctx, "g", statusFinished, base.Add(time.Hour), 1, false, nil, nil) }},
-		{"end", func() error { return s.FinishGame(fctx, "g", statusEnded, base.Add(time.Hour), 1, false, nil, nil) }},
+		{"seat", func() error { return s.SaveSeat(ctx, old, Seat{GameID: "g", No: 1, Kind: "bot", Name: "Bot"}) }},
+		{"finish", func() error {
+			return s.FinishGame(ctx, old, "g", game.StatusFinished, base.Add(time.Hour), 1, false, nil, nil)
+		}},
+		{"end", func() error {
+			return s.FinishGame(ctx, old, "g", game.StatusEnded, base.Add(time.Hour), 1, false, nil, nil)
+		}},
 	}
 	for _, w := range writes {
 		if err := w.write(); !errors.Is(err, ErrFenced) {
@@ -208,7 +212,7 @@ func TestFence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status != statusLive || g.Owner != "b" || g.Epoch != 2 || seats[1].Kind != "empty" {
+	if g.Status != game.StatusLive || g.Owner != "b" || g.Epoch != 2 || seats[1].Kind != "empty" {
 		t.Errorf("game after the refusals: got %s owner %q epoch %d seat 1 %s, want live, b, 2, empty", g.Status, g.Owner, g.Epoch, seats[1].Kind)
 	}
 	// The new owner writes on from the stored log.
@@ -220,14 +224,14 @@ func TestFence(t *testing.T) {
 	if out, _, err := s.Settle(ctx, next); err != nil || out != Stored {
 		t.Errorf("Settle of the new owner's append: got %v %v, want %v", out, err, Stored)
 	}
-	bctx := WithFence(ctx, Fence{"b", 2})
-	if err := s.SaveSeat(bctx, Seat{GameID: "g", No: 1, Kind: "bot", Name: "Bot", BotLevel: "easy"}); err != nil {
+	b := Fence{"b", 2}
+	if err := s.SaveSeat(ctx, b, Seat{GameID: "g", No: 1, Kind: "bot", Name: "Bot", BotLevel: "easy"}); err != nil {
 		t.Errorf("seat by the new owner: %v", err)
 	}
-	if err := s.FinishGame(bctx, "g", statusFinished, base.Add(time.Hour), 2, false, nil, nil); err != nil {
+	if err := s.FinishGame(ctx, b, "g", game.StatusFinished, base.Add(time.Hour), 2, false, nil, nil); err != nil {
 		t.Errorf("finish by the new owner: %v", err)
 	}
-	if err := s.SaveSeat(bctx, Seat{GameID: "nope", No: 1, Kind: "bot"}); !errors.Is(err, ErrNotFound) {
+	if err := s.SaveSeat(ctx, b, Seat{GameID: "nope", No: 1, Kind: "bot"}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("seat of a game that does not exist: got %v, want ErrNotFound", err)
 	}
 }

@@ -31,7 +31,7 @@ func startedGame(t *testing.T, s *Store, id string, ann int64) {
 	if err := s.CreateGame(ctx, &g, seats); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.StartGame(ctx, id, base, withGameID(seats, id)); err != nil {
+	if err := s.StartGame(ctx, Fence{}, id, base, withGameID(seats, id)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -61,11 +61,11 @@ func TestFinishRatesOnce(t *testing.T) {
 		var seen []map[int64]Rating
 		for i, id := range []string{"game1", "game2"} {
 			startedGame(t, s, id, ann)
-			if err := s.FinishGame(ctx, id, "finished", base.Add(time.Hour), 9, false, nil, oneUp(ann, &seen)); err != nil {
+			if err := s.FinishGame(ctx, Fence{}, id, "finished", base.Add(time.Hour), 9, false, nil, oneUp(ann, &seen)); err != nil {
 				t.Fatalf("finish %s: %v", id, err)
 			}
 			// A finish retried, or replayed after a restart, rates nothing.
-			if err := s.FinishGame(ctx, id, "finished", base.Add(time.Hour), 9, false, nil, oneUp(ann, &seen)); !errors.Is(err, ErrOver) {
+			if err := s.FinishGame(ctx, Fence{}, id, "finished", base.Add(time.Hour), 9, false, nil, oneUp(ann, &seen)); !errors.Is(err, ErrOver) {
 				t.Fatalf("finish %s again: got %v, want ErrOver", id, err)
 			}
 			r, err := s.Ratings(ctx, []int64{ann})

@@ -9,6 +9,7 @@ import (
 	"github.com/uptrace/bun"
 
 	"bullshit/engine"
+	"bullshit/game"
 )
 
 // Running is a game being played as a restart reads it: the game, its seats
@@ -60,7 +61,7 @@ func (r *Running) Timed() ([]engine.Timed, error) {
 // is returned.
 func (s *Store) EachRunning(ctx context.Context, parts int, each func(Running) error) error {
 	var rows []gameRow
-	err := s.db.NewSelect().Model(&rows).Where("g.status = ?", statusLive).OrderExpr("g.id").Scan(ctx)
+	err := s.db.NewSelect().Model(&rows).Where("g.status = ?", game.StatusLive).OrderExpr("g.id").Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("read the games being played: %w", err)
 	}
@@ -77,7 +78,7 @@ func (s *Store) EachRunning(ctx context.Context, parts int, each func(Running) e
 	}
 	var seats []Seat
 	err = s.db.NewSelect().Model(&seats).
-		Where("game_id IN (SELECT id FROM games WHERE status = ?)", statusLive).
+		Where("game_id IN (SELECT id FROM games WHERE status = ?)", game.StatusLive).
 		Order("game_id", "seat").Scan(ctx)
 	if err != nil {
 		return fmt.Errorf("read the seats of the games being played: %w", err)
@@ -117,7 +118,7 @@ func (s *Store) EachRunning(ctx context.Context, parts int, each func(Running) e
 // complete, then the games with no action yet.
 func (s *Store) eachRunningPart(ctx context.Context, first, last string, games map[string]*Running, each func(Running) error) error {
 	q, err := s.db.NewSelect().ColumnExpr("a.game_id, a.seq, a.at_ns, a.action").TableExpr("actions AS a").
-		Where("a.game_id IN (SELECT id FROM games WHERE status = ? AND id >= ? AND id <= ?)", statusLive, first, last).
+		Where("a.game_id IN (SELECT id FROM games WHERE status = ? AND id >= ? AND id <= ?)", game.StatusLive, first, last).
 		OrderExpr("a.game_id, a.seq").Rows(ctx)
 	if err != nil {
 		return fmt.Errorf("read the actions of the games being played: %w", err)

@@ -46,7 +46,7 @@ func TestEachRunning(t *testing.T) {
 				Seat{No: 0, Kind: "person", Name: "Ann", TokenHash: hashOf(g.id)}, Seat{No: 1, Kind: "bot", BotLevel: "hard", BotStyle: "caller"},
 				Seat{No: 2, Kind: "bot", BotLevel: "easy"})
 			if g.status != "open" {
-				if err := s.StartGame(ctx, g.id, base.Add(time.Minute), nil); err != nil {
+				if err := s.StartGame(ctx, Fence{}, g.id, base.Add(time.Minute), nil); err != nil {
 					t.Fatalf("StartGame(%s): %v", g.id, err)
 				}
 			}
@@ -63,7 +63,7 @@ func TestEachRunning(t *testing.T) {
 				}
 			}
 		}
-		if err := s.FinishGame(ctx, "done2", "finished", base.Add(time.Hour), 2, false, nil, nil); err != nil {
+		if err := s.FinishGame(ctx, Fence{}, "done2", "finished", base.Add(time.Hour), 2, false, nil, nil); err != nil {
 			t.Fatalf("FinishGame: %v", err)
 		}
 
@@ -128,7 +128,7 @@ func BenchmarkEachRunning(b *testing.B) {
 			for i := range n {
 				id := fmt.Sprintf("g%05d", i)
 				mustCreate(b, s, newGame(id, base), Seat{No: 0, Kind: "bot"}, Seat{No: 1, Kind: "bot"}, Seat{No: 2, Kind: "bot"}, Seat{No: 3, Kind: "bot"})
-				if err := s.StartGame(ctx, id, base, nil); err != nil {
+				if err := s.StartGame(ctx, Fence{}, id, base, nil); err != nil {
 					b.Fatal(err)
 				}
 				for seq := 1; seq <= 100; seq++ {

@@ -6,12 +6,14 @@ import (
 	"fmt"
 
 	"github.com/uptrace/bun"
+
+	"bullshit/game"
 )
 
 // GameQuery picks games for a list, newest first.
 type GameQuery struct {
 	// Status is the games' status; "" for any.
-	Status string
+	Status game.Status
 	// Player is a seat's name, matched without regard to case (on SQLite
 	// only ASCII letters fold); "" for any.
 	Player string
@@ -26,7 +28,7 @@ type GameQuery struct {
 // seats' folded names (seats_name_key), the rest through the games' index
 // on status and creation time.
 func (s *Store) SearchGames(ctx context.Context, gq GameQuery) ([]Listed, bool, error) {
-	if !storable(gq.Player) || !storable(gq.Status) {
+	if !storable(gq.Player) || !storable(string(gq.Status)) {
 		return nil, false, nil
 	}
 	var (

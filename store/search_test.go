@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/uptrace/bun"
+
+	"bullshit/game"
 )
 
 // finishedGames stores n finished games: game i seats Ann always, Bo in the
@@ -33,11 +35,11 @@ func finishedGames(tb testing.TB, s *Store, n int) {
 		}
 		seats = append(seats, Seat{No: len(seats), Kind: "bot", Name: "Robo", BotLevel: "easy", BotStyle: "bold"})
 		mustCreate(tb, s, g, seats...)
-		if err := s.StartGame(ctx, g.ID, g.CreatedAt, nil); err != nil {
+		if err := s.StartGame(ctx, Fence{}, g.ID, g.CreatedAt, nil); err != nil {
 			tb.Fatal(err)
 		}
 		results := []Result{{Seat: 0, Place: 1}}
-		if err := s.FinishGame(ctx, g.ID, "finished", g.CreatedAt.Add(time.Minute), 10, false, results, nil); err != nil {
+		if err := s.FinishGame(ctx, Fence{}, g.ID, "finished", g.CreatedAt.Add(time.Minute), 10, false, results, nil); err != nil {
 			tb.Fatal(err)
 		}
 	}
@@ -199,13 +201,13 @@ func TestLookUpsByUnstorableText(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, bad := range []string{"\x00", "a\x00b", "Ann\x00", "Ann\xff", "\xff"} {
-			for _, status := range []string{"", "finished"} {
+			for _, status := range []game.Status{"", game.StatusFinished} {
 				got, more, err := s.SearchGames(ctx, GameQuery{Status: status, Player: bad, Limit: 20})
 				if err != nil || len(got) != 0 || more {
 					t.Errorf("SearchGames(player %q, status %q): got %d games, %v, %v; want none and no error", bad, status, len(got), more, err)
 				}
 			}
-			if got, _, err := s.SearchGames(ctx, GameQuery{Status: bad}); err != nil || len(got) != 0 {
+			if got, _, err := s.SearchGames(ctx, GameQuery{Status: game.Status(bad)}); err != nil || len(got) != 0 {
 				t.Errorf("SearchGames(status %q): got %d games, %v; want none and no error", bad, len(got), err)
 			}
 			if _, err := s.AccountByName(ctx, strings.ToLower(bad)); !errors.Is(err, ErrNotFound) {

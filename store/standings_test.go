@@ -43,7 +43,7 @@ func TestRatingHistoryAndPlaces(t *testing.T) {
 		for i, g := range games {
 			id := fmt.Sprintf("game%d", i)
 			startedGame(t, s, id, ann)
-			if err := s.FinishGame(ctx, id, "finished", base.Add(time.Duration(i+1)*time.Hour), 9, false, nil, placed(ann, g.place, g.rated, i+1)); err != nil {
+			if err := s.FinishGame(ctx, Fence{}, id, "finished", base.Add(time.Duration(i+1)*time.Hour), 9, false, nil, placed(ann, g.place, g.rated, i+1)); err != nil {
 				t.Fatalf("finish %s: %v", id, err)
 			}
 		}

@@ -62,7 +62,7 @@ func TestLifecycle(t *testing.T) {
 
 		// Bea takes the empty seat; then, at the start, Ann is away.
 		bea := Seat{GameID: g.ID, No: 2, Kind: "person", Name: "Bea", TokenHash: hashOf("bea")}
-		if err := s.SaveSeat(ctx, bea); err != nil {
+		if err := s.SaveSeat(ctx, Fence{}, bea); err != nil {
 			t.Fatalf("SaveSeat: %v", err)
 		}
 		wantSeats[2] = bea
@@ -70,7 +70,7 @@ func TestLifecycle(t *testing.T) {
 
 		started := base.Add(time.Minute)
 		wantSeats[0].Away, wantSeats[0].Covered = true, true
-		if err := s.StartGame(ctx, g.ID, started, wantSeats); err != nil {
+		if err := s.StartGame(ctx, Fence{}, g.ID, started, wantSeats); err != nil {
 			t.Fatalf("StartGame: %v", err)
 		}
 		g.Status, g.StartedAt = "live", started
@@ -104,7 +104,7 @@ func TestLifecycle(t *testing.T) {
 			{Seat: 0, Place: 2, Left: 3, Rated: false},
 			{Seat: 1, Place: 2, Left: 3, Rated: false},
 		}
-		if err := s.FinishGame(ctx, g.ID, "finished", ended, 4, true, results, nil); err != nil {
+		if err := s.FinishGame(ctx, Fence{}, g.ID, "finished", ended, 4, true, results, nil); err != nil {
 			t.Fatalf("FinishGame: %v", err)
 		}
 		g.Status, g.EndedAt, g.Plays, g.Capped = "finished", ended, 4, true
@@ -118,10 +118,10 @@ func TestLifecycle(t *testing.T) {
 		}
 		checkIDs(t, "Unfinished after finishing", mustGames(s.Unfinished(ctx)), nil)
 
-		if err := s.StartGame(ctx, g.ID, ended, nil); !errors.Is(err, ErrNotOpen) {
+		if err := s.StartGame(ctx, Fence{}, g.ID, ended, nil); !errors.Is(err, ErrNotOpen) {
 			t.Errorf("StartGame of a finished game: got %v, want %v", err, ErrNotOpen)
 		}
-		if err := s.FinishGame(ctx, g.ID, "ended", ended, 5, false, nil, nil); !errors.Is(err, ErrOver) {
+		if err := s.FinishGame(ctx, Fence{}, g.ID, "ended", ended, 5, false, nil, nil); !errors.Is(err, ErrOver) {
 			t.Errorf("FinishGame of a finished game: got %v, want %v", err, ErrOver)
 		}
 		checkGame(t, s, g, wantSeats)
@@ -179,12 +179,12 @@ func TestNotFound(t *testing.T) {
 			do   func() error
 		}{
 			{"Game", func() error { _, _, err := s.Game(ctx, "nope"); return err }},
-			{"SaveSeat", func() error { return s.SaveSeat(ctx, Seat{GameID: "nope", Kind: "bot"}) }},
-			{"StartGame", func() error { return s.StartGame(ctx, "nope", base, nil) }},
+			{"SaveSeat", func() error { return s.SaveSeat(ctx, Fence{}, Seat{GameID: "nope", Kind: "bot"}) }},
+			{"StartGame", func() error { return s.StartGame(ctx, Fence{}, "nope", base, nil) }},
 			{"AppendAction", func() error {
 				return s.AppendAction(ctx, Action{GameID: "nope", Seq: 1, At: base, Action: engine.Action{Kind: engine.ActPass}})
 			}},
-			{"FinishGame", func() error { return s.FinishGame(ctx, "nope", "ended", base, 0, false, nil, nil) }},
+			{"FinishGame", func() error { return s.FinishGame(ctx, Fence{}, "nope", "ended", base, 0, false, nil, nil) }},
 		}
 		for _, tt := range tests {
 			if err := tt.do(); !errors.Is(err, ErrNotFound) {
@@ -241,8 +241,9 @@ func TestGamesOrder(t *testing.T) {
 		s := newStore(t, db)
 		// Created out of order; "b" and "c" share a time, broken by id.
 		for _, g := range []struct {
-			id, status string
-			created    time.Time
+			id      string
+			status  game.Status
+			created time.Time
 		}{
 			{"a", "open", base},
 			{"d", "live", base.Add(3 * time.Microsecond)},
@@ -251,11 +252,11 @@ func TestGamesOrder(t *testing.T) {
 			{"e", "live", base.Add(-time.Hour)},
 		} {
 			row := newGame(g.id, g.created)
-			row.Status = game.Status(g.status)
+			row.Status = g.status
 			mustCreate(t, s, row)
 		}
 		tests := []struct {
-			status string
+			status game.Status
 			limit  int
 			want   []string
 		}{
@@ -271,7 +272,7 @@ func TestGamesOrder(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Games(%q, %d): %v", tt.status, tt.limit, err)
 			}
-			checkIDs(t, "Games("+tt.status+")", games, tt.want)
+			checkIDs(t, "Games("+string(tt.status)+")", games, tt.want)
 		}
 		checkIDs(t, "Unfinished", mustGames(s.Unfinished(ctx)), []string{"e", "d", "b"})
 	})
@@ -283,7 +284,7 @@ func TestNullableTimes(t *testing.T) {
 		s := newStore(t, db)
 		mustCreate(t, s, newGame("fresh", base))
 		mustCreate(t, s, newGame("begun", base))
-		if err := s.StartGame(ctx, "begun", base.Add(time.Second), nil); err != nil {
+		if err := s.StartGame(ctx, Fence{}, "begun", base.Add(time.Second), nil); err != nil {
 			t.Fatalf("StartGame: %v", err)
 		}
 		tests := []struct {
@@ -388,8 +389,8 @@ func TestActionTimes(t *testing.T) {
 
 func TestFinishStatus(t *testing.T) {
 	tests := []struct {
-		status  string
-		from    string
+		status  game.Status
+		from    game.Status
 		wantErr error
 		ok      bool
 	}{
@@ -405,9 +406,9 @@ func TestFinishStatus(t *testing.T) {
 		s := newStore(t, db)
 		for i, tt := range tests {
 			g := newGame(string(rune('a'+i)), base)
-			g.Status = game.Status(tt.from)
+			g.Status = tt.from
 			mustCreate(t, s, g)
-			err := s.FinishGame(ctx, g.ID, tt.status, base.Add(time.Hour), 3, false, nil, nil)
+			err := s.FinishGame(ctx, Fence{}, g.ID, tt.status, base.Add(time.Hour), 3, false, nil, nil)
 			switch {
 			case tt.ok && err != nil:
 				t.Errorf("FinishGame %s game as %q: got %v, want no error", tt.from, tt.status, err)
@@ -424,7 +425,7 @@ func TestFinishStatus(t *testing.T) {
 			if tt.ok {
 				want = tt.status
 			}
-			if string(got.Status) != want {
+			if got.Status != want {
 				t.Errorf("status after finishing %s game as %q: got %q, want %q", tt.from, tt.status, got.Status, want)
 			}
 		}

@@ -98,7 +98,7 @@ func TestCommitterAnswersEveryWrite(t *testing.T) {
 				errs <- err
 				return
 			}
-			if err := s.StartGame(ctx, g.ID, base, nil); err != nil {
+			if err := s.StartGame(ctx, Fence{}, g.ID, base, nil); err != nil {
 				errs <- err
 			}
 		})
@@ -127,7 +127,7 @@ func TestWriteAfterCloseIsRefused(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	err = s.SaveSeat(context.Background(), Seat{GameID: "any", No: 0, Kind: "bot"})
+	err = s.SaveSeat(context.Background(), Fence{}, Seat{GameID: "any", No: 0, Kind: "bot"})
 	if !errors.Is(err, errClosed) {
 		t.Errorf("a write after Close: got %v, want %v", err, errClosed)
 	}

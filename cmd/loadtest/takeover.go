@@ -156,7 +156,7 @@ func takeover(ctx context.Context, dr *driver, victim *node, peers []*node, leas
 		}
 		// A game over at the stop but not yet finished in the store (its
 		// end was the only write left) has no move to make.
-		if _, _, status, err := peers[0].st.Owner(ctx, id); err == nil && (status == string(game.StatusFinished) || status == string(game.StatusEnded)) {
+		if _, _, status, err := peers[0].st.Owner(ctx, id); err == nil && (status == game.StatusFinished || status == game.StatusEnded) {
 			r.over++
 		} else {
 			r.noMove++
