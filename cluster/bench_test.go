@@ -110,7 +110,7 @@ type benchGame struct {
 // next is the next move in g: the first seat that may play plays its first
 // card, or else the first that may let the last play go does. A game over
 // is followed by a new one.
-func (g *benchGame) next(b *testing.B, tables *Tables) (int, engine.Action) {
+func (g *benchGame) next(b *testing.B, tables *Service) (int, engine.Action) {
 	ctx := context.Background()
 	for {
 		if g.id == "" {

@@ -95,7 +95,7 @@ var (
 // anything) is sent on to the new owner as any other: moved is a promise
 // that nothing was stored, which only a write whose outcome is known keeps
 // (a table that stops after a write that may stand answers unknown).
-func (o op[A, R]) call(ctx context.Context, t *Tables, id string, a A) (R, error) {
+func (o op[A, R]) call(ctx context.Context, t *Service, id string, a A) (R, error) {
 	var zero R
 	if t.runs(id) {
 		r, err := o.run(ctx, t.m, id, a)
@@ -177,7 +177,7 @@ func isMoved(err error) bool {
 }
 
 // request sends one try of req, bounded by Attempt.
-func (t *Tables) request(ctx context.Context, req request) (response, error) {
+func (t *Service) request(ctx context.Context, req request) (response, error) {
 	actx, cancel := context.WithTimeout(ctx, t.attempt)
 	defer cancel()
 	req.Wait = t.attempt
@@ -221,7 +221,7 @@ func decode[R any](res response) (R, error) {
 // local Manager answers from the store: it is over or unknown, by the
 // store's word. Without an Owner to ask, silence past Settle is taken for
 // that (interest in a subject spreads between servers asynchronously).
-func (t *Tables) nowhere(ctx context.Context, id string, silentSince time.Time) bool {
+func (t *Service) nowhere(ctx context.Context, id string, silentSince time.Time) bool {
 	if t.owner == nil {
 		return time.Since(silentSince) >= t.settle
 	}
@@ -237,7 +237,7 @@ func (t *Tables) nowhere(ctx context.Context, id string, silentSince time.Time) 
 // serve answers a call from another node about a game this node runs, on
 // the game's subscription's goroutine, so one game's calls are served in
 // order as its table serves them.
-func (t *Tables) serve(msg *nats.Msg) {
+func (t *Service) serve(msg *nats.Msg) {
 	var req request
 	res := response{}
 	switch err := json.Unmarshal(msg.Data, &req); {
@@ -260,7 +260,7 @@ func (t *Tables) serve(msg *nats.Msg) {
 }
 
 // answer runs req on the Manager within the caller's wait.
-func (t *Tables) answer(req request) response {
+func (t *Service) answer(req request) response {
 	wait := min(max(req.Wait, 0), DefaultPatience)
 	ctx, cancel := context.WithTimeout(t.ctx, wait)
 	defer cancel()

@@ -111,7 +111,7 @@ func (fl *follower) run(ctx context.Context) {
 	}
 }
 
-// read reads the seat's frame through Tables (from its owner, or from the
+// read reads the seat's frame through the Service (from its owner, or from the
 // store once the game is over) and adopts it.
 func (fl *follower) read(ctx context.Context) {
 	ctx, cancel := context.WithTimeout(ctx, fl.relay.quiet)

@@ -26,10 +26,10 @@ type LocalHub interface {
 
 // RelayConfig configures a Relay. Zero durations take the defaults.
 type RelayConfig struct {
-	Hub    LocalHub
-	Conn   *nats.Conn
-	Tables *Tables
-	Logger *slog.Logger
+	Hub     LocalHub
+	Conn    *nats.Conn
+	Service *Service
+	Logger  *slog.Logger
 	// Epoch reads a game's epoch from the store: a frame stamped with a
 	// later one was not made by a node that owned the table, and is
 	// dropped. Nil (a test's) takes every epoch.
@@ -61,11 +61,11 @@ const firstRead = 200 * time.Millisecond
 // While the hub has a stream for a game and seat (see push.Hooks' Watch),
 // it follows that seat's subject and hands the hub what is newer than what
 // it had; a gap, a new epoch or a quiet spell makes it read the seat's
-// frame afresh through Tables. So a lost message costs only time.
+// frame afresh through the Service. So a lost message costs only time.
 type Relay struct {
 	hub        LocalHub
 	conn       *nats.Conn
-	tables     *Tables
+	tables     *Service
 	log        *slog.Logger
 	quiet      time.Duration
 	ctx        context.Context
@@ -117,7 +117,7 @@ func NewRelay(ctx context.Context, cfg RelayConfig) *Relay {
 	if cfg.Quiet <= 0 {
 		cfg.Quiet = DefaultQuiet
 	}
-	r := &Relay{hub: cfg.Hub, conn: cfg.Conn, tables: cfg.Tables, log: cfg.Logger, quiet: cfg.Quiet, ctx: ctx,
+	r := &Relay{hub: cfg.Hub, conn: cfg.Conn, tables: cfg.Service, log: cfg.Logger, quiet: cfg.Quiet, ctx: ctx,
 		epoch: cfg.Epoch, interested: cfg.Interested,
 		followers: make(map[seatKey]*follower), epochs: make(map[string]int64)}
 	if sub, err := r.conn.Subscribe(lobbySubject, r.noted); err != nil {

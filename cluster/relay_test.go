@@ -253,7 +253,7 @@ func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
 // seat's token, as the routes' calls do.
 type seats map[int]string
 
-func seatsOf(t *testing.T, tables *Tables, id string, joined ...game.Joined) seats {
+func seatsOf(t *testing.T, tables *Service, id string, joined ...game.Joined) seats {
 	t.Helper()
 	out := make(seats)
 	for _, j := range joined {
@@ -276,7 +276,7 @@ func (s seats) as(ctx context.Context, seat int) context.Context {
 
 // play makes one move: the first seat that may play plays its first card,
 // or else the first that may let the last play go does.
-func play(t *testing.T, tables *Tables, id string, people seats) {
+func play(t *testing.T, tables *Service, id string, people seats) {
 	t.Helper()
 	for seat := range 3 {
 		ctx := people.as(t.Context(), seat)

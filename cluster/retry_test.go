@@ -22,7 +22,7 @@ import (
 func TestCallWaitsForAnOwner(t *testing.T) {
 	nodes := startMesh(t, 2)
 	stillLive := func(context.Context, string) (string, game.Status, error) { return "gone", game.StatusLive, nil }
-	tables := NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive, Patience: 300 * time.Millisecond})
+	tables := NewService(t.Context(), ServiceConfig{Conn: nodes[1].Conn, Owner: stillLive, Patience: 300 * time.Millisecond})
 	_, err := tables.Get(t.Context(), "abcdefgh")
 	if code, _, _ := errcode.Of(err); code != errcode.Unavailable {
 		t.Errorf("a call nobody answers: got %v (%q), want %q", err, code, errcode.Unavailable)
@@ -46,7 +46,7 @@ func TestCallWaitsForAnOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sub.Unsubscribe()
-	tables = NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive})
+	tables = NewService(t.Context(), ServiceConfig{Conn: nodes[1].Conn, Owner: stillLive})
 	_, err = tables.Get(t.Context(), "abcdefgh")
 	if code, _, _ := errcode.Of(err); code != errcode.Forbidden {
 		t.Errorf("a call that moved twice: got %v (%q), want the owner's %q", err, code, errcode.Forbidden)
@@ -70,7 +70,7 @@ func TestCallTheOwnerTookButNeverAnsweredIsUnknown(t *testing.T) {
 	if err := nodes[0].Conn.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	tables := NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive,
+	tables := NewService(t.Context(), ServiceConfig{Conn: nodes[1].Conn, Owner: stillLive,
 		Attempt: 50 * time.Millisecond, Patience: 300 * time.Millisecond})
 	tests := []struct {
 		name string
@@ -137,7 +137,7 @@ func TestMoveToAnOlderOwner(t *testing.T) {
 	if err := nodes[0].Conn.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	tables := NewTables(t.Context(), TablesConfig{Conn: nodes[1].Conn, Owner: stillLive})
+	tables := NewService(t.Context(), ServiceConfig{Conn: nodes[1].Conn, Owner: stillLive})
 	f, err := tables.Move(t.Context(), "abcdefgh", "bea", engine.Action{Kind: engine.ActPass, No: 7})
 	if err != nil || f.Seat != 2 || f.Revision != 8 {
 		t.Errorf("a move at an older owner: got %+v, %v, want seat 2's frame at revision 8", f, err)

@@ -34,15 +34,15 @@ type Cluster struct {
 // for a new owner, and a node must renew well inside it.
 const DefaultLease = 5 * time.Second
 
-// Mesh is a node's part in a cluster: its NATS connection, the Tables that
-// send calls to the nodes running their tables, the Relay that carries the
+// Mesh is a node's part in a cluster: its NATS connection, the Service that
+// sends calls to the nodes running their tables, the Relay that carries the
 // tables' frames between nodes, and the Peers that say whether the node is
 // in the mesh. It is made in Assemble's three phases: joined (newMesh),
 // built over the tables (build), started (start).
 type Mesh struct {
-	NATS   *cluster.NATS
-	Tables *cluster.Tables
-	Relay  *cluster.Relay
+	NATS    *cluster.NATS
+	Service *cluster.Service
+	Relay   *cluster.Relay
 	// Peers says whether the node reaches enough of the others to take
 	// tables and be ready.
 	Peers  *cluster.Peers
@@ -98,15 +98,15 @@ func (m *Mesh) live() *live.Cluster {
 }
 
 // build makes the mesh's parts over the node's tables and hub, and returns
-// what the API and the pages call: in a cluster, the Tables that send each
+// what the API and the pages call: in a cluster, the Service that send each
 // call to the node running its table; on a single node, the tables.
 func (m *Mesh) build(mgr *live.Manager, hub *push.Hub) game.Service {
 	if m == nil {
 		return mgr
 	}
-	m.Tables = cluster.NewTables(m.ctx, cluster.TablesConfig{Local: mgr, Conn: m.NATS.Conn, Logger: m.logger,
+	m.Service = cluster.NewService(m.ctx, cluster.ServiceConfig{Local: mgr, Conn: m.NATS.Conn, Logger: m.logger,
 		Owner: cluster.StoreOwner(m.st)})
-	m.Relay = cluster.NewRelay(m.ctx, cluster.RelayConfig{Hub: hub, Conn: m.NATS.Conn, Tables: m.Tables,
+	m.Relay = cluster.NewRelay(m.ctx, cluster.RelayConfig{Hub: hub, Conn: m.NATS.Conn, Service: m.Service,
 		Logger: m.logger, Epoch: cluster.StoreEpoch(m.st), Interested: m.NATS.Interested()})
 	m.Peers = cluster.NewPeers(cluster.PeersConfig{Node: m.node, Conn: m.NATS.Conn, Live: m.st.LiveNodes, Logger: m.logger,
 		Changed: func(in bool) {
@@ -114,7 +114,7 @@ func (m *Mesh) build(mgr *live.Manager, hub *push.Hub) game.Service {
 				mgr.ClaimNow()
 			}
 		}})
-	return m.Tables
+	return m.Service
 }
 
 // hubHooks are the hub's: the lobby's renderer and, in a cluster, the
@@ -127,13 +127,13 @@ func (m *Mesh) hubHooks(lobby func(context.Context) (push.Event, error)) push.Ho
 }
 
 // tableHooks are the tables': they publish to the hub, and in a cluster
-// to the other nodes too, tell the Tables which games to answer for, and
+// to the other nodes too, tell the Service which games to answer for, and
 // claim only while the node is in the mesh.
 func (m *Mesh) tableHooks(hub *push.Hub) live.Hooks {
 	if m == nil {
 		return live.Hooks{Publisher: hub}
 	}
-	return live.Hooks{Publisher: m.Relay, Watch: m.Tables.Watch, InMesh: m.Peers.In}
+	return live.Hooks{Publisher: m.Relay, Watch: m.Service.Watch, InMesh: m.Peers.In}
 }
 
 // start starts the checks of the peers, before the tables, which claim
@@ -155,7 +155,7 @@ func (m *Mesh) operate(metrics *ops.Metrics, ready *ops.Ready) {
 	ready.Add("nats", func(context.Context) error { return m.Ready() })
 	ready.Add("mesh", func(context.Context) error { return m.Peers.Ready() })
 	calls := func(pick func(cluster.Stats) int64) func() int64 {
-		return func() int64 { return pick(m.Tables.Stats()) }
+		return func() int64 { return pick(m.Service.Stats()) }
 	}
 	relayed := func(pick func(cluster.RelayStats) int64) func() int64 {
 		return func() int64 { return pick(m.Relay.Stats()) }

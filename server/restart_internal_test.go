@@ -65,7 +65,7 @@ func TestNodeRestartsUnderItsOwnName(t *testing.T) {
 	for _, id := range games {
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			g, err := again.Mesh.Tables.Get(ctx, id)
+			g, err := again.Mesh.Service.Get(ctx, id)
 			if err == nil && (g.Status == game.StatusLive || g.Status == game.StatusFinished) {
 				break
 			}

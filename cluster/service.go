@@ -16,17 +16,17 @@ import (
 	"bullshit/store"
 )
 
-// Local is the node's own tables as Tables calls them: the game service,
+// Local is the node's own tables as the Service calls them: the game service,
 // and whether the node runs a game's table now.
 type Local interface {
 	game.Service
 	Runs(id string) bool
 }
 
-var _ game.Service = (*Tables)(nil)
+var _ game.Service = (*Service)(nil)
 
-// TablesConfig configures Tables. Zero durations take the defaults.
-type TablesConfig struct {
+// ServiceConfig configures the Service. Zero durations take the defaults.
+type ServiceConfig struct {
 	// Local is this node's own tables' runtime (live.Manager).
 	Local  Local
 	Conn   *nats.Conn
@@ -62,13 +62,13 @@ const (
 	maxBackoff      = 500 * time.Millisecond
 )
 
-// Tables is the table runtime as the API and the pages see it on a node of
+// Service is the table runtime as the API and the pages see it on a node of
 // a cluster: a call about a game this node runs goes to its Manager; one
 // about a game running on another node is sent there, by request and reply
 // on the game's subject; one about a game running nowhere (over, or never
 // created) and the calls about no one game (Create, List, Search) stay with
 // the local Manager, which reads the store every node shares.
-type Tables struct {
+type Service struct {
 	m        Local
 	conn     *nats.Conn
 	log      *slog.Logger
@@ -85,9 +85,9 @@ type Tables struct {
 	forwarded, retried, failed atomic.Int64
 }
 
-// NewTables makes the Tables of a node. ctx bounds the calls it serves
+// NewService makes the Service of a node. ctx bounds the calls it serves
 // for other nodes.
-func NewTables(ctx context.Context, cfg TablesConfig) *Tables {
+func NewService(ctx context.Context, cfg ServiceConfig) *Service {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -100,13 +100,13 @@ func NewTables(ctx context.Context, cfg TablesConfig) *Tables {
 	if cfg.Settle <= 0 {
 		cfg.Settle = DefaultSettle
 	}
-	return &Tables{m: cfg.Local, conn: cfg.Conn, log: cfg.Logger, owner: cfg.Owner, attempt: cfg.Attempt,
+	return &Service{m: cfg.Local, conn: cfg.Conn, log: cfg.Logger, owner: cfg.Owner, attempt: cfg.Attempt,
 		patience: cfg.Patience, settle: cfg.Settle, ctx: ctx, subs: make(map[string]*nats.Subscription)}
 }
 
 // Watch is live.Cluster's Watch: the node answers for a game while its
 // Manager runs the table.
-func (t *Tables) Watch(game string, running bool) {
+func (t *Service) Watch(game string, running bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sub := t.subs[game]
@@ -126,16 +126,16 @@ func (t *Tables) Watch(game string, running bool) {
 	}
 }
 
-// runs reports whether this node runs game id now (never, for Tables
+// runs reports whether this node runs game id now (never, for a Service
 // without a Local: a test's, that only sends calls).
-func (t *Tables) runs(id string) bool { return t.m != nil && t.m.Runs(id) }
+func (t *Service) runs(id string) bool { return t.m != nil && t.m.Runs(id) }
 
 // Stats are the calls sent to other nodes, the tries repeated and the
 // calls given up on.
 type Stats struct{ Forwarded, Retried, Failed int64 }
 
 // Stats counts the calls sent to other nodes so far.
-func (t *Tables) Stats() Stats {
+func (t *Service) Stats() Stats {
 	return Stats{Forwarded: t.forwarded.Load(), Retried: t.retried.Load(), Failed: t.failed.Load()}
 }
 
@@ -221,64 +221,64 @@ func tokenOf(ctx context.Context) string {
 func anySeat(engine.Action) int { return 0 }
 
 // Get is game id's summary.
-func (t *Tables) Get(ctx context.Context, id string) (game.Summary, error) {
+func (t *Service) Get(ctx context.Context, id string) (game.Summary, error) {
 	return opGet.call(ctx, t, id, struct{}{})
 }
 
 // Join seats a person at game id.
-func (t *Tables) Join(ctx context.Context, id, name string, player int64) (game.Joined, error) {
+func (t *Service) Join(ctx context.Context, id, name string, player int64) (game.Joined, error) {
 	return opJoin.call(ctx, t, id, joinArgs{name, player})
 }
 
 // Authenticate finds the seat of token at game id.
-func (t *Tables) Authenticate(ctx context.Context, id, token string) (int, error) {
+func (t *Service) Authenticate(ctx context.Context, id, token string) (int, error) {
 	return opAuth.call(ctx, t, id, token)
 }
 
 // Start starts game id.
-func (t *Tables) Start(ctx context.Context, id string, by int) error {
+func (t *Service) Start(ctx context.Context, id string, by int) error {
 	_, err := opStart.call(ctx, t, id, by)
 	return err
 }
 
 // Leave frees seat, or hands it to a bot once the game is under way.
-func (t *Tables) Leave(ctx context.Context, id string, seat int) error {
+func (t *Service) Leave(ctx context.Context, id string, seat int) error {
 	_, err := opLeave.call(ctx, t, id, seat)
 	return err
 }
 
 // HandToBot hands seat to a bot.
-func (t *Tables) HandToBot(ctx context.Context, id string, by, seat int) error {
+func (t *Service) HandToBot(ctx context.Context, id string, by, seat int) error {
 	_, err := opHandToBot.call(ctx, t, id, seatArgs{by, seat})
 	return err
 }
 
 // End ends game id early.
-func (t *Tables) End(ctx context.Context, id string, by int) error {
+func (t *Service) End(ctx context.Context, id string, by int) error {
 	_, err := opEnd.call(ctx, t, id, by)
 	return err
 }
 
 // AddBot seats a bot at a waiting table.
-func (t *Tables) AddBot(ctx context.Context, id string, by int, level string) error {
+func (t *Service) AddBot(ctx context.Context, id string, by int, level string) error {
 	_, err := opAddBot.call(ctx, t, id, botArgs{by, level})
 	return err
 }
 
 // RemoveBot frees a bot's seat at a waiting table.
-func (t *Tables) RemoveBot(ctx context.Context, id string, by, seat int) error {
+func (t *Service) RemoveBot(ctx context.Context, id string, by, seat int) error {
 	_, err := opRemoveBot.call(ctx, t, id, seatArgs{by, seat})
 	return err
 }
 
 // View is seat's view of game id.
-func (t *Tables) View(ctx context.Context, id string, seat int) (engine.View, error) {
+func (t *Service) View(ctx context.Context, id string, seat int) (engine.View, error) {
 	return opView.call(ctx, t, id, seat)
 }
 
 // Move makes a move for the seat whose token this is, at the node running
 // the table, and returns the seat's frame after it: one call.
-func (t *Tables) Move(ctx context.Context, id, token string, a engine.Action) (game.Frame, error) {
+func (t *Service) Move(ctx context.Context, id, token string, a engine.Action) (game.Frame, error) {
 	if token != "" {
 		ctx = game.WithToken(ctx, token)
 	}
@@ -298,53 +298,53 @@ func (t *Tables) Move(ctx context.Context, id, token string, a engine.Action) (g
 }
 
 // Log is game id's log as seat sees it.
-func (t *Tables) Log(ctx context.Context, id string, seat int) ([]engine.Event, error) {
+func (t *Service) Log(ctx context.Context, id string, seat int) ([]engine.Event, error) {
 	return opLog.call(ctx, t, id, seat)
 }
 
 // Seats are game id's seats.
-func (t *Tables) Seats(ctx context.Context, id string) ([]game.SeatInfo, error) {
+func (t *Service) Seats(ctx context.Context, id string) ([]game.SeatInfo, error) {
 	return opSeats.call(ctx, t, id, struct{}{})
 }
 
 // Frame is seat's frame of game id.
-func (t *Tables) Frame(ctx context.Context, id string, seat int) (game.Frame, error) {
+func (t *Service) Frame(ctx context.Context, id string, seat int) (game.Frame, error) {
 	return opFrame.call(ctx, t, id, seat)
 }
 
 // Create opens a table on this node, which then runs it.
-func (t *Tables) Create(ctx context.Context, req game.CreateRequest) (game.Joined, error) {
+func (t *Service) Create(ctx context.Context, req game.CreateRequest) (game.Joined, error) {
 	return t.m.Create(ctx, req)
 }
 
 // List lists the games in status, from this node's Manager.
-func (t *Tables) List(ctx context.Context, status game.Status, limit int) ([]game.Summary, error) {
+func (t *Service) List(ctx context.Context, status game.Status, limit int) ([]game.Summary, error) {
 	return t.m.List(ctx, status, limit)
 }
 
 // Search searches the finished games, which the store holds.
-func (t *Tables) Search(ctx context.Context, q game.Query) ([]game.Summary, bool, error) {
+func (t *Service) Search(ctx context.Context, q game.Query) ([]game.Summary, bool, error) {
 	return t.m.Search(ctx, q)
 }
 
 // Record is a finished game's record, from the store.
-func (t *Tables) Record(ctx context.Context, id string) (game.Record, error) {
+func (t *Service) Record(ctx context.Context, id string) (game.Record, error) {
 	return t.m.Record(ctx, id)
 }
 
 // Reviewed is a finished game's record and review, from the store.
-func (t *Tables) Reviewed(ctx context.Context, id string) (game.Record, *review.Review, error) {
+func (t *Service) Reviewed(ctx context.Context, id string) (game.Record, *review.Review, error) {
 	return t.m.Reviewed(ctx, id)
 }
 
 // Rematch opens (or joins) the table after a finished game. The link from
 // a game to the next is the node's own (see docs/cluster.md).
-func (t *Tables) Rematch(ctx context.Context, id string, by int) (game.Joined, error) {
+func (t *Service) Rematch(ctx context.Context, id string, by int) (game.Joined, error) {
 	return t.m.Rematch(ctx, id, by)
 }
 
 // Next is the game opened by Rematch after game id on this node, or "".
-func (t *Tables) Next(id string) string { return t.m.Next(id) }
+func (t *Service) Next(id string) string { return t.m.Next(id) }
 
 // StoreOwner is TablesConfig's Owner read from the store.
 func StoreOwner(st *store.Store) func(ctx context.Context, id string) (string, game.Status, error) {

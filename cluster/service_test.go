@@ -18,11 +18,11 @@ import (
 )
 
 // pair is two nodes on one PostgreSQL schema, on one fake clock, each with
-// its Manager, Tables and Relay (over a hub that records what it is
+// its Manager, Service and Relay (over a hub that records what it is
 // given) and an embedded NATS server routed to the other.
 type pair struct {
 	clock  *fakeclock.Clock
-	tables [2]*Tables
+	tables [2]*Service
 	relays [2]*Relay
 	mgrs   [2]*live.Manager
 	hubs   [2]*recorder
@@ -49,8 +49,8 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.tables[i] = NewTables(ctx, TablesConfig{Local: m, Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
-		p.relays[i] = NewRelay(ctx, RelayConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Tables: p.tables[i], Quiet: quiet,
+		p.tables[i] = NewService(ctx, ServiceConfig{Local: m, Conn: p.nodes[i].Conn, Owner: StoreOwner(st)})
+		p.relays[i] = NewRelay(ctx, RelayConfig{Hub: p.hubs[i], Conn: p.nodes[i].Conn, Service: p.tables[i], Quiet: quiet,
 			Epoch: StoreEpoch(st), Interested: p.nodes[i].Interested()})
 		m.Connect(live.Hooks{Publisher: p.relays[i], Watch: p.tables[i].Watch})
 		p.mgrs[i] = m
