@@ -3,11 +3,11 @@
 // clock, and reports how the runtime keeps up: actions per second, how late
 // deadlines and bot moves happen, memory per table, and how soon views
 // reach the Publisher. With -streams it also follows every seat of every
-// table over an HTTP event stream, as browsers (html) or programs (json)
-// would, and times each event from its frame's publishing to its reading,
-// counting those read inside the measuring window. With -listen the streams
-// are read by a second process started with -read, so that the server's
-// CPU is its own:
+// table over an HTTP event stream on the server's own routes, with the
+// seat's token, as browsers (html) or programs (json) would, and times each
+// event from its frame's publishing to its reading, counting those read
+// inside the measuring window. With -listen the streams are read by a
+// second process started with -read, so that the server's CPU is its own:
 //
 //	loadtest -streams html -listen 127.0.0.1:7070
 //	loadtest -read http://127.0.0.1:7070
@@ -54,7 +54,7 @@ func main() {
 	starters := flag.Int("starters", 64, "tables being started at once, as by that many people")
 	postgres := flag.String("postgres", "", "a PostgreSQL URL to run on, in a schema of its own, instead of SQLite")
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
-	listen := flag.String("listen", "", "with -streams, serve the streams at this address to a reader started with -read, and start once it has connected")
+	listen := flag.String("listen", "", "with -streams, serve the server's routes at this address to a reader started with -read, and start once it has connected")
 	read := flag.String("read", "", "only read and time the streams of a load test started with -listen at this URL")
 	nodes := flag.Int("nodes", 1, "run the tables on this many cluster nodes in this process (above 1 needs -postgres)")
 	lease := flag.Duration("lease", server.DefaultLease, "with -nodes, each node's lease (the TTL)")
@@ -93,7 +93,7 @@ func main() {
 	var err error
 	switch {
 	case *read != "":
-		err = readRemote(ctx, *read)
+		_, err = readRemote(ctx, *read)
 	case *clustered:
 		o := clusterOpts{nodes: *nodes, tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
 			lease: *lease, postgres: *postgres, takeover: *takeover}
@@ -102,7 +102,8 @@ func main() {
 			r.print(o)
 		}
 	default:
-		err = run(ctx, *tables, *seats, *window, *warmup, *duration, *format, *listen, *heapProfile, *postgres)
+		_, err = run(ctx, runOpts{tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
+			format: *format, listen: *listen, heapProfile: *heapProfile, postgres: *postgres})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -146,10 +147,29 @@ func (c *counter) take() int {
 	return n
 }
 
-func run(ctx context.Context, tables, seats int, window, warmup, duration time.Duration, format, listen, heapProfile, postgres string) error {
-	st, cleanup, err := openStore(ctx, postgres)
+// runOpts are the single node's run's settings (the flags of the same
+// names).
+type runOpts struct {
+	tables, seats            int
+	window, warmup, duration time.Duration
+	format, listen           string
+	heapProfile, postgres    string
+}
+
+// runResult is what a run measured beyond what it prints: the actions
+// stored in the window, and the readers in this process (nil without
+// -streams, or with -listen).
+type runResult struct {
+	actions int64
+	readers *readers
+}
+
+func run(ctx context.Context, o runOpts) (*runResult, error) {
+	tables, seats, window, warmup, duration := o.tables, o.seats, o.window, o.warmup, o.duration
+	format, listen, heapProfile := o.format, o.listen, o.heapProfile
+	st, cleanup, err := openStore(ctx, o.postgres)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer cleanup()
 
@@ -170,25 +190,25 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	var follow *streams
 	if format != "" {
 		if follow, err = newStreams(format, pub); err != nil {
-			return err
+			return nil, err
 		}
 		settings.Observer, settings.Stamp = follow, follow.stamped
 	}
 	site, err := server.Assemble(mctx, st, nil, logger, settings)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	m := site.Manager
 	if follow != nil {
 		if err := follow.serve(mctx, listen, site); err != nil {
 			_ = site.Close(context.Background())
-			return err
+			return nil, err
 		}
 		if listen != "" {
-			fmt.Printf("serving the %s streams at http://%s: waiting for a reader (loadtest -read http://%[2]s)\n", format, listen)
+			fmt.Printf("serving the server and its %s streams at http://%s: waiting for a reader (loadtest -read http://%[2]s)\n", format, listen)
 			if err := follow.awaitReader(ctx); err != nil {
 				_ = site.Close(context.Background())
-				return err
+				return nil, err
 			}
 		}
 	}
@@ -201,6 +221,9 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 	opts := engine.Standard(seats)
 	opts.Window = window
 	start := func(ctx context.Context) error {
+		if follow != nil {
+			return startCovered(ctx, m, opts, follow.to)
+		}
 		req := game.CreateRequest{Options: opts, HostName: "Load"}
 		for range seats - 1 {
 			req.Bots = append(req.Bots, game.BotSpec{Level: "medium", Style: "cautious"})
@@ -212,19 +235,13 @@ func run(ctx context.Context, tables, seats int, window, warmup, duration time.D
 		if err := m.Start(ctx, j.Game.ID, 0); err != nil {
 			return err
 		}
-		if err := m.HandToBot(ctx, j.Game.ID, 0, 0); err != nil {
-			return err
-		}
-		if follow != nil {
-			return follow.to.follow(ctx, j.Game.ID, seats)
-		}
-		return nil
+		return m.HandToBot(ctx, j.Game.ID, 0, 0)
 	}
 
 	fmt.Printf("starting %d tables of %d bots (brisk, %v window)...\n", tables, seats, window)
 	began := time.Now()
 	if err := startMany(mctx, tables, start); err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Printf("started in %v; warming up for %v, then measuring for %v\n", time.Since(began).Round(time.Millisecond), warmup, duration)
 	select {
@@ -260,14 +277,16 @@ loop:
 			n := pub.take()
 			finished += n
 			if err := startMany(mctx, n, start); err != nil {
-				return err
+				return nil, err
 			}
 		}
 	}
 	elapsed := time.Since(began)
 	cpu := cpuTime() - cpu0
 	s := m.Stats()
+	res := &runResult{actions: s.Actions}
 	if follow != nil {
+		res.readers, _ = follow.to.(*readers)
 		// Events read from here on (the final GC, the shutdown, the
 		// restart) are outside the window.
 		follow.to.stop()
@@ -280,7 +299,7 @@ loop:
 	goroutines := runtime.NumGoroutine()
 	if heapProfile != "" {
 		if err := writeHeapProfile(heapProfile); err != nil {
-			return err
+			return nil, err
 		}
 	}
 
@@ -288,7 +307,7 @@ loop:
 	defer done()
 	closing := time.Now()
 	if err := site.Close(closeCtx); err != nil {
-		return err
+		return nil, err
 	}
 	closed := time.Since(closing)
 
@@ -297,15 +316,15 @@ loop:
 	reopening := time.Now()
 	again, err := server.Assemble(ctx, st, nil, logger, loadSettings())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	reopened := time.Since(reopening)
 	rebuilt, err := again.Manager.List(ctx, game.StatusLive, 0)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := again.Close(closeCtx); err != nil {
-		return err
+		return nil, err
 	}
 
 	fmt.Printf("\n%d tables of %d seats for %v (%d games finished, %d goroutines)\n", tables, seats, elapsed.Round(time.Second), finished, goroutines)
@@ -336,11 +355,13 @@ loop:
 	} {
 		fmt.Printf("%-20s %10d %10v %10v %10v\n", row.name, row.l.Count, row.l.P50, row.l.P99, row.l.Max)
 	}
-	return nil
+	return res, nil
 }
 
 // loadSettings are the server's settings for a load test: one process
-// opens every stream and table, so the limits per address are lifted.
+// opens every stream and table, so the limits per address are lifted. The
+// pages' streams count against the API's limit of streams (web.Limits'
+// Stream is the API's OpenStream), so StreamsPerAddress lifts both.
 func loadSettings() server.Settings {
 	unlimited := api.Rate{PerSecond: 1e9, Burst: 1e9}
 	return server.Settings{PerAddress: unlimited, PerToken: unlimited, StreamsPerAddress: 1 << 30, MaxLateness: maxLateness}
@@ -397,6 +418,45 @@ func waitWhileFull(start func(context.Context) error) func(context.Context) erro
 			}
 		}
 	}
+}
+
+// startCovered starts a table to follow over the streams: the host and
+// every other seat join as people, the game starts, and each seat is handed
+// to the house bot (a medium bot plays it from then on), so the table plays
+// as an all-bot one while every seat keeps its token; then to follows every
+// seat with it. The followed tables are made of covered person seats, not
+// bots' seats, because the server's stream routes serve a seat's stream only
+// to the holder of its token, and a bot's seat has none.
+func startCovered(ctx context.Context, m *live.Manager, opts engine.Options, to follower) error {
+	host, err := m.Create(ctx, game.CreateRequest{Options: opts, HostName: "Load"})
+	if err != nil {
+		return err
+	}
+	id := host.Game.ID
+	tokens := make([]string, opts.Seats)
+	tokens[host.Seat] = host.Token
+	for i := 2; i <= opts.Seats; i++ {
+		var j game.Joined
+		// A full node refuses the join as it does the table: wait and
+		// join again, rather than leave the table open.
+		join := waitWhileFull(func(ctx context.Context) (err error) {
+			j, err = m.Join(ctx, id, fmt.Sprint("Load ", i), 0)
+			return err
+		})
+		if err := join(ctx); err != nil {
+			return err
+		}
+		tokens[j.Seat] = j.Token
+	}
+	if err := m.Start(ctx, id, host.Seat); err != nil {
+		return err
+	}
+	for seat := range tokens {
+		if err := m.HandToBot(ctx, id, seat, seat); err != nil {
+			return err
+		}
+	}
+	return to.follow(ctx, id, tokens)
 }
 
 // cpuTime is the CPU time the process has used.

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"bullshit/web"
 )
 
 // readers follow every seat of every game they are told of over an HTTP
@@ -35,6 +37,8 @@ type readers struct {
 	cpu       time.Duration // the process's CPU time when measuring began
 	refused   int           // streams the server answered with an error
 	why       string        // the first of those answers
+	opened    int           // streams the server answered
+	seated    int           // of those, the ones that read a frame of their seat
 
 	wg sync.WaitGroup // the subscribers
 }
@@ -44,13 +48,14 @@ func newReaders(base, format string) *readers {
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 100}}}
 }
 
-// follow subscribes to every seat of a game; each subscriber reads until its
-// stream ends or ctx does. A stream the server refuses or drops before
-// answering (a table too slow to answer, a full accept queue) is counted,
-// not followed.
-func (r *readers) follow(ctx context.Context, game string, seats int) error {
-	for seat := range seats {
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/streams/%s/%d", r.base, game, seat), nil)
+// follow subscribes to every seat of a game on the server's route for the
+// format, with the seat's token as its client would send it; each
+// subscriber reads until its stream ends or ctx does. A stream the server
+// refuses or drops before answering (a token refused, a table too slow to
+// answer, a full accept queue) is counted, not followed.
+func (r *readers) follow(ctx context.Context, game string, tokens []string) error {
+	for _, token := range tokens {
+		req, err := r.request(ctx, game, token)
 		if err != nil {
 			return err
 		}
@@ -71,6 +76,9 @@ func (r *readers) follow(ctx context.Context, game string, seats int) error {
 			r.mu.Unlock()
 			continue
 		}
+		r.mu.Lock()
+		r.opened++
+		r.mu.Unlock()
 		opened := time.Now()
 		r.wg.Go(func() {
 			defer resp.Body.Close()
@@ -80,11 +88,37 @@ func (r *readers) follow(ctx context.Context, game string, seats int) error {
 	return nil
 }
 
+// request is the request for a seat's stream, as its client sends it: a
+// program (json) asks the API with the token as its bearer, a browser
+// (html) asks the pages with the token in the seat's cookie.
+func (r *readers) request(ctx context.Context, game, token string) (*http.Request, error) {
+	path := "/api/v1/games/" + game + "/events"
+	if r.format == web.FormatHTML {
+		path = "/games/" + game + "/events"
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, r.base+path, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if r.format == web.FormatHTML {
+		req.AddCookie(&http.Cookie{Name: seatCookie, Value: token})
+	} else {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	return req, nil
+}
+
+// seatCookie is the pages' cookie holding a seat's token (web's own name
+// for it, which it keeps unexported).
+const seatCookie = "seat"
+
 // read times every event of one stream, opened at opened, as it is read
 // whole.
 func (r *readers) read(opened time.Time, br *bufio.Reader) {
 	var published time.Time
 	size := 0
+	seated := false
 	for {
 		line, err := br.ReadString('\n')
 		size += len(line)
@@ -108,6 +142,14 @@ func (r *readers) read(opened time.Time, br *bufio.Reader) {
 			if _, stamp, ok := strings.Cut(strings.TrimSuffix(line, "\n"), "@"); ok {
 				if ns, err := strconv.ParseInt(stamp, 10, 64); err == nil {
 					published = time.Unix(0, ns)
+					// Only a seat's frames are stamped: this stream is
+					// its seat's, not a spectator's.
+					if !seated {
+						seated = true
+						r.mu.Lock()
+						r.seated++
+						r.mu.Unlock()
+					}
 				}
 			}
 		}
@@ -132,10 +174,14 @@ func (r *readers) stop() {
 func (r *readers) report() {
 	r.mu.Lock()
 	lat := slices.Clone(r.latencies)
-	bytes, refused, why := r.bytes, r.refused, r.why
+	bytes, refused, why, opened, seated := r.bytes, r.refused, r.why, r.opened, r.seated
 	r.mu.Unlock()
+	fmt.Printf("streams followed:    %d, on the server's %s route with the seats' tokens\n", opened, r.format)
 	if refused > 0 {
 		fmt.Printf("streams not opened:  %d (the first: %s)\n", refused, why)
+	}
+	if opened > seated {
+		fmt.Printf("streams unseated:    %d read no frame of their seat (a spectator's view?)\n", opened-seated)
 	}
 	if len(lat) == 0 {
 		fmt.Printf("%s events read: none\n", r.format)
@@ -151,20 +197,21 @@ func (r *readers) report() {
 
 // readRemote is the -read mode: it follows the games a load test started
 // with -listen announces at base, measures in the window it announces and
-// reports, with the readers' own CPU.
-func readRemote(ctx context.Context, base string) error {
+// reports, with the readers' own CPU; it answers the readers once the load
+// test has ended their streams.
+func readRemote(ctx context.Context, base string) (*readers, error) {
 	base = strings.TrimSuffix(base, "/")
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/follow", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+followPath, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("%s/follow: %s", base, resp.Status)
+		return nil, fmt.Errorf("%s%s: %s", base, followPath, resp.Status)
 	}
 	sc := bufio.NewScanner(resp.Body)
 	var r *readers
@@ -177,20 +224,21 @@ func readRemote(ctx context.Context, base string) error {
 			r = newReaders(base, rest)
 			fmt.Printf("reading the %s streams of %s\n", rest, base)
 		case r == nil:
-			return fmt.Errorf("%s/follow: no format line first", base)
+			return nil, fmt.Errorf("%s%s: no format line first", base, followPath)
 		case word == "game":
-			game, n, _ := strings.Cut(rest, " ")
-			seats, err := strconv.Atoi(n)
-			if err != nil {
-				return fmt.Errorf("%s/follow: %q", base, sc.Text())
+			// game <id> <seat 0's token> <seat 1's> ...
+			fields := strings.Fields(rest)
+			if len(fields) < 2 {
+				return nil, fmt.Errorf("%s%s: %q", base, followPath, sc.Text())
 			}
+			game, tokens := fields[0], fields[1:]
 			// Followed aside, so that a slow server can't hold the
 			// window's lines back behind the games, as many at once as
 			// the tables are started.
 			r.wg.Go(func() {
 				opening <- struct{}{}
 				defer func() { <-opening }()
-				_ = r.follow(ctx, game, seats)
+				_ = r.follow(ctx, game, tokens)
 			})
 		case word == "measure":
 			r.measure()
@@ -206,11 +254,11 @@ func readRemote(ctx context.Context, base string) error {
 			// The streams stay open until the load test ends them, so its
 			// memory and goroutines are counted with them.
 			_, _ = io.Copy(io.Discard, resp.Body)
-			return nil
+			return r, nil
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return err
+		return nil, err
 	}
-	return errors.New("the load test ended before its window did")
+	return nil, errors.New("the load test ended before its window did")
 }

@@ -7,10 +7,9 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
-
-	"github.com/labstack/echo/v4"
 
 	"bullshit/api"
 	"bullshit/engine"
@@ -20,9 +19,9 @@ import (
 	"bullshit/web"
 )
 
-// streams follows every seat's event stream of one format from the server's
-// push hub, and tells a follower (readers in this process, or in another
-// through /follow) which games to follow and when the measuring window
+// streams follows every seat's event stream of one format on the server's
+// own routes, and tells a follower (readers in this process, or in another
+// through followPath) which games to follow and when the measuring window
 // opens and closes. It is the server's Observer: it notes when each seat's
 // frame was published, and its stamped wraps the format's encoder, which
 // marks that moment on the event's id.
@@ -37,7 +36,9 @@ type streams struct {
 
 // follower is told what to follow and when to measure.
 type follower interface {
-	follow(ctx context.Context, game string, seats int) error
+	// follow follows every seat of a game, each with its token (tokens[i]
+	// is seat i's).
+	follow(ctx context.Context, game string, tokens []string) error
 	measure()
 	stop()
 }
@@ -61,28 +62,14 @@ func newStreams(format string, next game.Publisher) (*streams, error) {
 	return &streams{next: next, format: format, published: map[seatKey]stamp{}}, nil
 }
 
-// serve serves every seat's stream from site's hub until ctx ends: on
-// listen for a reader in another process, or, if listen is "", on a
-// loopback port of its own for readers in this one. The route is the load
-// test's own, since the server's serve a seat's stream only to its token
-// and the readers follow the bots' seats; the hub, its encoders and the
-// frames are the server's.
+// serve serves the server's own router, site.Handler (the API under
+// /api/v1, the pages, their event streams), until ctx ends: on listen for a
+// reader in another process, beside the load test's control route
+// followPath, or, if listen is "", on a loopback port of its own for
+// readers in this one. The readers open each seat's stream on the server's
+// route for its format with the seat's token, as programs and browsers do,
+// so the routes' authentication and stream counting are in every figure.
 func (s *streams) serve(ctx context.Context, listen string, site *server.Site) error {
-	e := echo.New()
-	e.HideBanner, e.HidePort = true, true
-	e.GET("/streams/:id/:seat", func(c echo.Context) error {
-		id := c.Param("id")
-		seat, err := strconv.Atoi(c.Param("seat"))
-		if err != nil {
-			return echo.ErrNotFound
-		}
-		read := func() (game.Frame, error) { return site.Manager.Frame(c.Request().Context(), id, seat) }
-		f, err := read()
-		if err != nil {
-			return err
-		}
-		return site.Hub.Serve(c, id, seat, s.format, f, read)
-	})
 	addr := listen
 	if listen == "" {
 		addr = "127.0.0.1:0"
@@ -91,15 +78,21 @@ func (s *streams) serve(ctx context.Context, listen string, site *server.Site) e
 	if err != nil {
 		return err
 	}
-	base := "http://" + ln.Addr().String()
+	handler := site.Handler
 	if listen == "" {
-		s.to = newReaders(base, s.format)
+		s.to = newReaders("http://"+ln.Addr().String(), s.format)
 	} else {
 		a := newAnnouncer(s.format)
-		e.GET("/follow", a.serve)
+		handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.URL.Path == followPath {
+				a.ServeHTTP(w, r)
+				return
+			}
+			site.Handler.ServeHTTP(w, r)
+		})
 		s.to = a
 	}
-	srv := &http.Server{Handler: e, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	context.AfterFunc(ctx, func() { _ = srv.Close() })
 	return nil
@@ -174,9 +167,13 @@ func (s *streams) report() {
 	fmt.Printf("%s events:         timed by the reader process\n", s.format)
 }
 
+// followPath is the load test's one route of its own, beside the server's:
+// the reader in another process follows the load test there.
+const followPath = "/loadtest/follow"
+
 // announcer is the follower in another process: it sends it, over
-// /follow, the streams' format, each game to follow and the window's start
-// and end, a line each.
+// followPath, the streams' format, each game to follow with its seats'
+// tokens, and the window's start and end, a line each.
 type announcer struct {
 	lines     chan string
 	connected chan struct{} // closed when the reader has connected
@@ -191,34 +188,37 @@ func newAnnouncer(format string) *announcer {
 
 var errFollowed = errors.New("a reader already follows this load test")
 
-// serve sends the lines to the one reader, and keeps its connection open
-// until the load test ends, so the reader keeps its streams open as long.
-func (a *announcer) serve(c echo.Context) error {
+// ServeHTTP sends the lines to the one reader, and keeps its connection
+// open until the load test ends, so the reader keeps its streams open as
+// long.
+func (a *announcer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	first := false
 	a.once.Do(func() { first = true })
 	if !first {
-		return echo.NewHTTPError(http.StatusConflict, errFollowed.Error())
+		http.Error(w, errFollowed.Error(), http.StatusConflict)
+		return
 	}
 	close(a.connected)
-	w := c.Response()
-	w.Header().Set(echo.HeaderContentType, "text/plain; charset=utf-8")
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.WriteHeader(http.StatusOK)
+	flush := http.NewResponseController(w)
 	for {
 		select {
-		case <-c.Request().Context().Done():
-			return nil
+		case <-r.Context().Done():
+			return
 		case line := <-a.lines:
 			if _, err := fmt.Fprintln(w, line); err != nil {
-				return nil
+				return
 			}
-			w.Flush()
+			_ = flush.Flush()
 		}
 	}
 }
 
-func (a *announcer) follow(ctx context.Context, game string, seats int) error {
+// follow announces a game and its seats' tokens, in seat order.
+func (a *announcer) follow(ctx context.Context, game string, tokens []string) error {
 	select {
-	case a.lines <- fmt.Sprintf("game %s %d", game, seats):
+	case a.lines <- strings.Join(append([]string{"game", game}, tokens...), " "):
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
