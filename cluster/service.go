@@ -104,7 +104,7 @@ func NewService(ctx context.Context, cfg ServiceConfig) *Service {
 		patience: cfg.Patience, settle: cfg.Settle, ctx: ctx, subs: make(map[string]*nats.Subscription)}
 }
 
-// Watch is live.Cluster's Watch: the node answers for a game while its
+// Watch is live.Hooks' Watch: the node answers for a game while its
 // Manager runs the table.
 func (t *Service) Watch(game string, running bool) {
 	t.mu.Lock()

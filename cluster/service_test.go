@@ -45,7 +45,7 @@ func newPair(t testing.TB, quiet time.Duration) *pair {
 		}
 		p.hubs[i] = newRecorder()
 		m, err := live.New(ctx, live.Config{Store: st, Clock: p.clock,
-			Cluster: &live.Cluster{Node: fmt.Sprintf("n%d", i), Lease: 5 * time.Second}})
+			Node: &live.Node{Name: fmt.Sprintf("n%d", i), Lease: 5 * time.Second}})
 		if err != nil {
 			t.Fatal(err)
 		}

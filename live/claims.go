@@ -28,14 +28,14 @@ import (
 func (m *Manager) loadCluster(ctx context.Context) error {
 	s, err := m.grant(ctx)
 	if err != nil {
-		return fmt.Errorf("live: take the lease of node %s: %w", m.cl.cfg.Node, err)
+		return fmt.Errorf("live: take the lease of node %s: %w", m.cl.cfg.Name, err)
 	}
 	// All at once: a game taken back is still this node's, so a second
 	// call would take it again.
-	claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Node, nil, 0)
+	claims, err := m.cl.st.Reclaim(ctx, m.cl.cfg.Name, nil, 0)
 	if err != nil {
 		s.End()
-		return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Node, err)
+		return fmt.Errorf("live: take back the games of node %s: %w", m.cl.cfg.Name, err)
 	}
 	m.adopt(ctx, claims, func(store.Claim) time.Time { return time.Time{} })
 	if err := m.claimOrphans(ctx); err != nil {
@@ -88,7 +88,7 @@ func (n *clusterNode) claimNow() {
 // time, and starts their tables.
 func (m *Manager) claimOrphans(ctx context.Context) error {
 	for m.mayClaim() {
-		claims, err := m.cl.st.ClaimOrphans(ctx, m.cl.cfg.Node, claimBatch)
+		claims, err := m.cl.st.ClaimOrphans(ctx, m.cl.cfg.Name, claimBatch)
 		if err != nil {
 			return fmt.Errorf("live: claim orphaned games: %w", err)
 		}
@@ -142,7 +142,7 @@ func (m *Manager) reclaimDropped(ctx context.Context) {
 		return
 	}
 	ids := slices.Collect(maps.Keys(dropped))
-	claims, err := n.st.Reclaim(ctx, n.cfg.Node, ids, 0)
+	claims, err := n.st.Reclaim(ctx, n.cfg.Name, ids, 0)
 	if err != nil {
 		m.log.Warn("taking back the games stopped when the lease lapsed failed; trying again", slog.Any("err", err))
 		return
@@ -211,7 +211,7 @@ func (m *Manager) adoptOne(ctx context.Context, c store.Claim, r store.Running, 
 	}
 	// The claim's epoch, whatever the row read after it says: a later
 	// one would be another node's, which the fence must refuse.
-	t.game.Owner, t.game.Epoch = m.cl.cfg.Node, c.Epoch
+	t.game.Owner, t.game.Epoch = m.cl.cfg.Name, c.Epoch
 	m.cl.claims.Add(1)
 	if err := m.add(t); err != nil {
 		return

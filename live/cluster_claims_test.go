@@ -26,15 +26,15 @@ func TestClusterNeedsPostgres(t *testing.T) {
 	st := openStore(t)
 	tests := []struct {
 		name    string
-		cluster Cluster
+		cluster Node
 		want    string
 	}{
-		{"no name", Cluster{Lease: time.Second}, "needs a name"},
-		{"no lease", Cluster{Node: "a"}, "needs a lease time"},
-		{"sqlite", Cluster{Node: "a", Lease: time.Second}, store.ErrSingleNode.Error()},
+		{"no name", Node{Lease: time.Second}, "needs a name"},
+		{"no lease", Node{Name: "a"}, "needs a lease time"},
+		{"sqlite", Node{Name: "a", Lease: time.Second}, store.ErrSingleNode.Error()},
 	}
 	for _, tt := range tests {
-		m, err := startNew(context.Background(), Config{Store: st, Cluster: &tt.cluster}, Hooks{})
+		m, err := startNew(context.Background(), Config{Store: st, Node: &tt.cluster}, Hooks{})
 		if err == nil {
 			m.Close(context.Background())
 			t.Errorf("%s: got no error, want %q", tt.name, tt.want)
@@ -94,7 +94,7 @@ func TestClusterLapseTakesBack(t *testing.T) {
 func TestClusterRestartTakesBack(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 1, func(_ int, cfg *Cluster, hooks *Hooks) { cfg.Lease = time.Minute })
+	c := newCluster(t, url, 1, func(_ int, cfg *Node, hooks *Hooks) { cfg.Lease = time.Minute })
 	defer c.close()
 	nd := c.nodes[0]
 	games := c.botGames(nd, 2)
@@ -102,7 +102,7 @@ func TestClusterRestartTakesBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed},
-		Cluster: &Cluster{Node: nd.name, Lease: time.Minute}}, Hooks{})
+		Node: &Node{Name: nd.name, Lease: time.Minute}}, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestClusterRestartTakesBack(t *testing.T) {
 func TestClusterFencedRequestMoved(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 1, func(_ int, cfg *Cluster, hooks *Hooks) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
+	c := newCluster(t, url, 1, func(_ int, cfg *Node, hooks *Hooks) { cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute })
 	defer c.close()
 	nd := c.nodes[0]
 	j, err := nd.m.Create(c.ctx, game.CreateRequest{Options: engine.Standard(4), HostName: "Ada"})
@@ -194,7 +194,7 @@ func BenchmarkClaim(b *testing.B) {
 	for b.Loop() {
 		node := fmt.Sprint("n", i)
 		i++
-		m, err := startNew(ctx, Config{Store: st, Clock: clock, Cluster: &Cluster{Node: node, Lease: time.Minute, ClaimEvery: time.Minute}}, Hooks{})
+		m, err := startNew(ctx, Config{Store: st, Clock: clock, Node: &Node{Name: node, Lease: time.Minute, ClaimEvery: time.Minute}}, Hooks{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -230,7 +230,7 @@ func TestClusterOutOfMeshClaimsNothing(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var in atomic.Bool
-	c := newCluster(t, url, 2, func(i int, cfg *Cluster, hooks *Hooks) {
+	c := newCluster(t, url, 2, func(i int, cfg *Node, hooks *Hooks) {
 		if i == 1 {
 			hooks.InMesh = in.Load
 		}

@@ -46,19 +46,19 @@ type cluster struct {
 
 // newCluster starts n nodes; configure may change each node's Cluster and
 // hooks.
-func newCluster(t *testing.T, url string, n int, configure func(i int, c *Cluster, h *Hooks)) *cluster {
+func newCluster(t *testing.T, url string, n int, configure func(i int, c *Node, h *Hooks)) *cluster {
 	t.Helper()
 	c := &cluster{t: t, ctx: context.Background(), url: url}
 	c.check = c.openStore()
 	for i := range n {
 		nd := &node{name: fmt.Sprint("n", i)}
 		nd.st = c.openStore()
-		cfg := Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}
+		cfg := Node{Name: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}
 		var hooks Hooks
 		if configure != nil {
 			configure(i, &cfg, &hooks)
 		}
-		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed}, Cluster: &cfg}, hooks)
+		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed}, Node: &cfg}, hooks)
 		if err != nil {
 			t.Fatalf("node %s: %v", nd.name, err)
 		}

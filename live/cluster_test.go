@@ -27,7 +27,7 @@ import (
 func TestClusterFailover(t *testing.T) {
 	url := needPostgres(t)
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	c := newCluster(t, url, 3, func(i int, cfg *Cluster, hooks *Hooks) { cfg.IgnoreDeadline = i == 0 })
+	c := newCluster(t, url, 3, func(i int, cfg *Node, hooks *Hooks) { cfg.IgnoreDeadline = i == 0 })
 	defer c.close()
 	var games []string
 	mine := make([][]string, 3)
@@ -135,7 +135,7 @@ func TestClusterDrain(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	var mu sync.Mutex
 	watched := []map[string]bool{{}, {}}
-	c := newCluster(t, url, 2, func(i int, cfg *Cluster, hooks *Hooks) {
+	c := newCluster(t, url, 2, func(i int, cfg *Node, hooks *Hooks) {
 		cfg.Lease, cfg.ClaimEvery = time.Minute, time.Minute
 		hooks.Watch = func(game string, running bool) {
 			mu.Lock()
@@ -234,7 +234,7 @@ func TestClusterCutOff(t *testing.T) {
 		c.url = url
 		nd.st = c.openStore()
 		m, err := startNew(c.ctx, Config{Store: nd.st, Clock: clocks.Scaled{Speed: clusterSpeed},
-			Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4}}, Hooks{})
+			Node: &Node{Name: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4}}, Hooks{})
 		if err != nil {
 			t.Fatal(err)
 		}

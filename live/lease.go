@@ -13,17 +13,17 @@ import (
 	"bullshit/store"
 )
 
-// Cluster runs the Manager as one of several servers ("nodes") on one
+// Node runs the Manager as one of several servers ("nodes") on one
 // PostgreSQL database: the database says which node runs each table (see
 // store/nodes.go). The node holds its lease as a lease.Session; it claims
 // the games whose owner's lease ran out, every ClaimEvery, and rebuilds
 // them as a restart does; and every write of a table is fenced on the
 // owner epoch it was claimed at, so a table this node lost is refused and
 // stops (its request answered errcode.Moved).
-type Cluster struct {
-	// Node names this server; each node of the cluster has its own name,
+type Node struct {
+	// Name names this server; each node of the cluster has its own name,
 	// kept across restarts so a node takes its own games back at once.
-	Node string
+	Name string
 	// Lease is how long a renewal holds the lease (the TTL): the longest
 	// a dead node's tables wait before a peer claims them.
 	Lease time.Duration
@@ -65,7 +65,7 @@ var (
 // clusterNode is the Manager's part in a cluster: its lease's sessions, one after
 // another, and the claims made under them.
 type clusterNode struct {
-	cfg Cluster
+	cfg Node
 	st  clusterStore
 
 	// mu orders a new session against a drain, so a drain's release is
@@ -92,10 +92,10 @@ type clusterNode struct {
 // claimBatch bounds the games one claim takes.
 const claimBatch = 64
 
-func newClusterNode(cfg Cluster, st storage) (*clusterNode, error) {
+func newClusterNode(cfg Node, st storage) (*clusterNode, error) {
 	cs, ok := st.(clusterStore)
 	switch {
-	case cfg.Node == "":
+	case cfg.Name == "":
 		return nil, errors.New("live: a cluster node needs a name")
 	case cfg.Lease <= 0:
 		return nil, errors.New("live: a cluster node needs a lease time")
@@ -137,13 +137,13 @@ func (m *Manager) grant(ctx context.Context) (*lease.Session, error) {
 	if n.draining.Load() {
 		return nil, errDraining
 	}
-	s, err := lease.Grant(ctx, n.st, lease.Config{Node: n.cfg.Node, TTL: n.cfg.Lease, Renewed: m.renewed,
+	s, err := lease.Grant(ctx, n.st, lease.Config{Node: n.cfg.Name, TTL: n.cfg.Lease, Renewed: m.renewed,
 		Freeze: n.cfg.FreezeRenewal, IgnoreDeadline: n.cfg.IgnoreDeadline})
 	if err != nil {
 		return nil, err
 	}
 	n.session.Store(s)
-	m.log.Info("the lease is held", slog.String("node", n.cfg.Node))
+	m.log.Info("the lease is held", slog.String("node", n.cfg.Name))
 	return s, nil
 }
 
@@ -155,9 +155,9 @@ func (m *Manager) renewed(err error, late bool) {
 	switch {
 	case errors.Is(err, lease.ErrFrozen) || errors.Is(err, lease.ErrReleased):
 	case err != nil:
-		m.leaseTrouble.fail(m.log, m.clock.Now(), "renewing the lease is failing", err, slog.String("node", m.cl.cfg.Node))
+		m.leaseTrouble.fail(m.log, m.clock.Now(), "renewing the lease is failing", err, slog.String("node", m.cl.cfg.Name))
 	default:
-		m.leaseTrouble.over(m.log, m.clock.Now(), "renewing the lease works again", slog.String("node", m.cl.cfg.Node))
+		m.leaseTrouble.over(m.log, m.clock.Now(), "renewing the lease works again", slog.String("node", m.cl.cfg.Name))
 	}
 }
 
@@ -177,7 +177,7 @@ func (m *Manager) holdLease(s *lease.Session) {
 		if n.draining.Load() || m.ctx.Err() != nil {
 			return
 		}
-		m.log.Warn("the lease was not renewed in time: this node stops its tables", slog.String("node", n.cfg.Node))
+		m.log.Warn("the lease was not renewed in time: this node stops its tables", slog.String("node", n.cfg.Name))
 		n.claiming.Lock()
 		for _, t := range m.takeAll(errLapsed) {
 			n.drop(t.id, m.clock.Now())
@@ -278,6 +278,6 @@ func (m *Manager) Drain(ctx context.Context) error {
 			return fmt.Errorf("live: drain: %w", err)
 		}
 	}
-	m.log.Info("the tables are handed over", slog.String("node", n.cfg.Node))
+	m.log.Info("the tables are handed over", slog.String("node", n.cfg.Name))
 	return nil
 }

@@ -30,9 +30,9 @@ type Config struct {
 	// the node is full and refuses new tables and joins (see capacity);
 	// zero takes DefaultMaxLateness, and a negative limit never fills.
 	MaxLateness time.Duration
-	// Cluster, when set, runs this Manager as one node of several on one
-	// PostgreSQL database (see Cluster); nil is a single server.
-	Cluster *Cluster
+	// Node, when set, runs this Manager as one node of several on one
+	// PostgreSQL database (see Node); nil is a single server.
+	Node *Node
 }
 
 // Hooks are what the tables call above them: where their frames go and,
@@ -148,12 +148,12 @@ func newManager(ctx context.Context, cfg Config, st storage) (*Manager, error) {
 	if m.log == nil {
 		m.log = slog.New(slog.DiscardHandler)
 	}
-	if cfg.Cluster != nil {
+	if cfg.Node != nil {
 		var err error
-		if m.cl, err = newClusterNode(*cfg.Cluster, st); err != nil {
+		if m.cl, err = newClusterNode(*cfg.Node, st); err != nil {
 			return nil, err
 		}
-		m.log = m.log.With(slog.String("node", cfg.Cluster.Node))
+		m.log = m.log.With(slog.String("node", cfg.Node.Name))
 	}
 	m.ctx, m.cancel = context.WithCancel(ctx)
 	if bs, ok := st.(batchStore); ok {
@@ -368,7 +368,7 @@ func (m *Manager) Create(ctx context.Context, req game.CreateRequest) (game.Join
 		if !m.cl.serving() {
 			return game.Joined{}, errClosed
 		}
-		g.Owner, g.Epoch = m.cl.cfg.Node, 1
+		g.Owner, g.Epoch = m.cl.cfg.Name, 1
 	}
 	addr := ratelimit.AddressKey(req.Address)
 	release, err := m.holdOpen(addr)

@@ -9,7 +9,7 @@ import (
 )
 
 // TestObserveSeesEveryTiming: the hook handed to Observe sees each duration
-// Stats counts, of every kind, and Tables counts the open and the playing.
+// Stats counts, of every kind, and TableCounts counts the open and the playing.
 func TestObserveSeesEveryTiming(t *testing.T) {
 	f := newFixture(t)
 	var mu sync.Mutex
@@ -21,7 +21,7 @@ func TestObserveSeesEveryTiming(t *testing.T) {
 	})
 	f.create(3, 1)
 	id := f.botGame(3)
-	if open, playing := f.m.Tables(); open != 1 || playing != 1 {
+	if open, playing := f.m.TableCounts(); open != 1 || playing != 1 {
 		t.Errorf("got %d open and %d playing, want 1 and 1", open, playing)
 	}
 	counts := func() (want, got map[Timing]int64) {
@@ -105,7 +105,7 @@ func BenchmarkTables(b *testing.B) {
 		m.running[string(rune(i))+"-"+string(rune(i/7))] = t
 	}
 	for b.Loop() {
-		if open, playing := m.Tables(); open+playing != len(m.running) {
+		if open, playing := m.TableCounts(); open+playing != len(m.running) {
 			b.Fatalf("got %d and %d, want %d in all", open, playing, len(m.running))
 		}
 	}

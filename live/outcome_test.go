@@ -58,7 +58,7 @@ func TestClusterMoveStoredAsTheLeaseLapsesIsNotAnsweredMoved(t *testing.T) {
 	defer c.close()
 	st := &lapsingStore{Store: nd.st, frozen: &nd.frozen}
 	m, err := startManager(c.ctx, Config{Clock: clocks.Scaled{Speed: clusterSpeed},
-		Cluster: &Cluster{Node: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}}, st, Hooks{})
+		Node: &Node{Name: nd.name, Lease: clusterLease, ClaimEvery: clusterLease / 4, FreezeRenewal: nd.frozen.Load}}, st, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -213,9 +213,9 @@ func (m *Manager) Observe(fn func(Timing, time.Duration)) {
 	}
 }
 
-// Tables counts the tables this Manager runs: those waiting for players and
+// TableCounts counts the tables this Manager runs: those waiting for players and
 // those being played.
-func (m *Manager) Tables() (open, playing int) {
+func (m *Manager) TableCounts() (open, playing int) {
 	// Copied under the lock and counted outside it: every request looks
 	// a table up under that lock, and a table's status is a pointer away.
 	m.mu.RLock()

@@ -104,7 +104,7 @@ func (m *Metrics) Handler() http.Handler {
 
 // Runtime is what the metrics read of the tables (*live.Manager).
 type Runtime interface {
-	Tables() (open, playing int)
+	TableCounts() (open, playing int)
 	Stats() live.Stats
 	Observe(func(live.Timing, time.Duration))
 }
@@ -182,7 +182,7 @@ type tablesCollector struct {
 func (c tablesCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
 
 func (c tablesCollector) Collect(ch chan<- prometheus.Metric) {
-	open, playing := c.rt.Tables()
+	open, playing := c.rt.TableCounts()
 	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(open), "open")
 	ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(playing), "playing")
 }

@@ -27,7 +27,7 @@ type fakeRuntime struct {
 	observe       func(live.Timing, time.Duration)
 }
 
-func (f *fakeRuntime) Tables() (int, int) {
+func (f *fakeRuntime) TableCounts() (int, int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.open, f.playing

@@ -133,7 +133,7 @@ func Assemble(ctx context.Context, st *store.Store, clock clocks.Clock, logger *
 	hub := push.New(push.Config{Logger: logger, Formats: formats, Ends: map[string]bool{web.FormatHTML: true}})
 	runCtx, stopTables := context.WithCancel(context.WithoutCancel(ctx))
 	mgr, err := live.New(runCtx, live.Config{Store: st, Clock: clock, Logger: logger,
-		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress, MaxLateness: s.MaxLateness, Cluster: mesh.live()})
+		MaxOpen: s.MaxOpen, MaxOpenPerAddress: s.MaxOpenPerAddress, MaxLateness: s.MaxLateness, Node: mesh.live()})
 	if err != nil {
 		stopTables()
 		mesh.close()

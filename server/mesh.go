@@ -26,7 +26,7 @@ type Cluster struct {
 	// Lease is how long the node's hold on its tables lasts unrenewed.
 	Lease time.Duration
 	// FreezeRenewal, for tests, is asked before each renewal of the
-	// lease: true skips it, as a node that hangs would (live.Cluster).
+	// lease: true skips it, as a node that hangs would (live.Node).
 	FreezeRenewal func() bool
 }
 
@@ -86,7 +86,7 @@ func newMesh(ctx context.Context, st *store.Store, c *Cluster, logger *slog.Logg
 }
 
 // live is the Manager's cluster settings: nil on a single node.
-func (m *Mesh) live() *live.Cluster {
+func (m *Mesh) live() *live.Node {
 	if m == nil {
 		return nil
 	}
@@ -94,7 +94,7 @@ func (m *Mesh) live() *live.Cluster {
 	if lease <= 0 {
 		lease = DefaultLease
 	}
-	return &live.Cluster{Node: m.node, Lease: lease, FreezeRenewal: m.freeze}
+	return &live.Node{Name: m.node, Lease: lease, FreezeRenewal: m.freeze}
 }
 
 // build makes the mesh's parts over the node's tables and hub, and returns

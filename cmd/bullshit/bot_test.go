@@ -14,7 +14,7 @@ import (
 	"bullshit/api/client"
 	"bullshit/internal/clocks/fakeclock"
 	"bullshit/players"
-	router "bullshit/server"
+	"bullshit/server"
 	"bullshit/store"
 )
 
@@ -34,7 +34,7 @@ func TestBotCommand(t *testing.T) {
 	// The clock runs fast, so the bot decides far more often than a real
 	// table lets it: no limits here.
 	unlimited := api.Rate{PerSecond: 1e6, Burst: 1e6}
-	site, err := router.Assemble(ctx, st, clock, nil, router.Settings{PerAddress: unlimited, PerToken: unlimited,
+	site, err := server.Assemble(ctx, st, clock, nil, server.Settings{PerAddress: unlimited, PerToken: unlimited,
 		Passwords: players.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}})
 	if err != nil {
 		t.Fatal(err)

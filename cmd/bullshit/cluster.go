@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"bullshit/cluster"
-	router "bullshit/server"
+	"bullshit/server"
 )
 
 // clusterFlags adds serve's cluster flags to fs; the returned func reads
 // them once parsed: nil settings for a single node.
-func clusterFlags(fs *flag.FlagSet) func(db string) (*router.Cluster, error) {
+func clusterFlags(fs *flag.FlagSet) func(db string) (*server.Cluster, error) {
 	on := fs.Bool("cluster", false, "run as one node of several on one PostgreSQL (--db), joined over NATS (see docs/cluster.md)")
 	host, _ := os.Hostname()
 	node := fs.String("node", host, "with --cluster, this node's name, unique in the cluster")
@@ -28,8 +28,8 @@ func clusterFlags(fs *flag.FlagSet) func(db string) (*router.Cluster, error) {
 	creds := fs.String("nats-creds", "", "with --nats, a NATS credentials file to sign in with")
 	nkey := fs.String("nats-nkey", "", "with --nats, a file holding an NKey seed to sign in with")
 	insecure := fs.Bool("nats-insecure", false, "with --nats-listen, let the route port take routes from anyone who reaches it, with no secret and no TLS (logged as a warning at every start)")
-	lease := fs.Duration("lease", router.DefaultLease, "with --cluster, how long a node's hold on its tables lasts unrenewed: a dead node's tables wait about that long")
-	return func(db string) (*router.Cluster, error) {
+	lease := fs.Duration("lease", server.DefaultLease, "with --cluster, how long a node's hold on its tables lasts unrenewed: a dead node's tables wait about that long")
+	return func(db string) (*server.Cluster, error) {
 		if !*on {
 			if *url != "" || *listen != "" || *routes != "" {
 				return nil, errors.New("--nats, --nats-listen and --nats-routes need --cluster")
@@ -62,7 +62,7 @@ func clusterFlags(fs *flag.FlagSet) func(db string) (*router.Cluster, error) {
 		if *listen != "" && (*creds != "" || *nkey != "") {
 			return nil, errors.New("--nats-creds and --nats-nkey are for --nats")
 		}
-		return &router.Cluster{Node: strings.TrimSpace(*node), Lease: *lease,
+		return &server.Cluster{Node: strings.TrimSpace(*node), Lease: *lease,
 			NATS: cluster.NATSConfig{URL: *url, Listen: *listen, Routes: peers, RouteSecret: secret,
 				TLS: cluster.TLSFiles{Cert: *cert, Key: *key, CA: *ca}, CredsFile: *creds, NKeyFile: *nkey, Insecure: *insecure}}, nil
 	}

@@ -55,7 +55,7 @@ func TestClusterNodeDrains(t *testing.T) {
 	if err := os.WriteFile(secret, []byte("a-secret-the-two-nodes-share\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	node := func(name, nats string) *server {
+	node := func(name, nats string) *process {
 		return startServer(t, bin, freeAddr(t), t.TempDir(), "--db", url, "--cluster", "--node", name,
 			"--nats-listen", nats, "--nats-routes", natsA+","+natsB, "--nats-route-secret-file", secret,
 			"--lease", "2s", "--drain-wait", "500ms")

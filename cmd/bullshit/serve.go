@@ -16,7 +16,7 @@ import (
 	"bullshit/internal/clocks"
 	"bullshit/internal/httpx"
 	"bullshit/live"
-	router "bullshit/server"
+	"bullshit/server"
 	"bullshit/store"
 	"bullshit/web"
 )
@@ -110,7 +110,7 @@ func serve(ctx context.Context, args []string) error {
 	}
 	// The tables and the streams outlive the signal: they are stopped in
 	// order below, after the requests in flight have had their answers.
-	site, err := router.Assemble(ctx, st, clock, logger, router.Settings{TrustedProxies: trusted,
+	site, err := server.Assemble(ctx, st, clock, logger, server.Settings{TrustedProxies: trusted,
 		TrustedOrigins: trustedOrigins, SecureCookies: *secureCookies, MaxLateness: *maxLateness, Cluster: clustered})
 	if err != nil {
 		return err
@@ -170,7 +170,7 @@ func serve(ctx context.Context, args []string) error {
 // requests a load balancer sent before it saw the 503, the streams open)
 // while the balancer turns new ones away. The wait ends early, with its
 // error, if the server stops serving anyway.
-func drain(site *router.Site, wait time.Duration, served <-chan error, logger *slog.Logger) error {
+func drain(site *server.Site, wait time.Duration, served <-chan error, logger *slog.Logger) error {
 	site.Ready.Drain()
 	if wait <= 0 {
 		return nil
@@ -193,7 +193,7 @@ func drain(site *router.Site, wait time.Duration, served <-chan error, logger *s
 // returned channel is closed once it is done, or budget has run out. A
 // single node keeps its tables to the end of the stop: nobody could take
 // them, and they come back at the next start.
-func handOver(site *router.Site, budget time.Duration, logger *slog.Logger) <-chan struct{} {
+func handOver(site *server.Site, budget time.Duration, logger *slog.Logger) <-chan struct{} {
 	done := make(chan struct{})
 	if site.Mesh == nil {
 		close(done)

@@ -18,8 +18,8 @@ import (
 	"bullshit/engine/bot"
 )
 
-// server is a `bullshit serve` process.
-type server struct {
+// process is a `bullshit serve` process.
+type process struct {
 	cmd  *exec.Cmd
 	base string
 	logs *logWriter
@@ -28,7 +28,7 @@ type server struct {
 // startServer runs the binary on a free port with the data folder, its
 // clocks running fast so a whole game takes seconds, stopping without a
 // drain's wait. extra flags go after the others, so they win.
-func startServer(t *testing.T, bin, addr, data string, extra ...string) *server {
+func startServer(t *testing.T, bin, addr, data string, extra ...string) *process {
 	t.Helper()
 	cmd := exec.Command(bin, append([]string{"serve", "--addr", addr, "--data", data, "--speed", "20", "--drain-wait", "0"}, extra...)...)
 	logs := &logWriter{}
@@ -36,7 +36,7 @@ func startServer(t *testing.T, bin, addr, data string, extra ...string) *server 
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	s := &server{cmd: cmd, base: "http://" + addr, logs: logs}
+	s := &process{cmd: cmd, base: "http://" + addr, logs: logs}
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
