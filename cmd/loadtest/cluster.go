@@ -75,6 +75,8 @@ type clusterResult struct {
 	all        map[live.Timing]live.Latency
 	// takeover is nil without -takeover.
 	takeover *takeoverResult
+	// cpuOf says whose CPU time cpu is.
+	cpuOf string
 }
 
 func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
@@ -185,7 +187,8 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 	if err := d.play(mctx, o.duration, nil, progress); err != nil {
 		return nil, err
 	}
-	r := &clusterResult{elapsed: time.Since(began), cpu: cpuTime() - cpu0, finished: d.finished, all: map[live.Timing]live.Latency{}}
+	r := &clusterResult{elapsed: time.Since(began), cpu: cpuTime() - cpu0, finished: d.finished, all: map[live.Timing]live.Latency{},
+		cpuOf: "the whole process, all nodes"}
 	for _, nd := range nodes {
 		r.names = append(r.names, nd.name)
 		r.nodes = append(r.nodes, nd.m.Stats())
@@ -352,7 +355,7 @@ var timingsShown = []struct {
 func (r *clusterResult) print(o clusterOpts) {
 	secs := r.elapsed.Seconds()
 	fmt.Printf("\n%d tables of %d seats on %d nodes for %v (%d games finished)\n", o.tables, o.seats, o.nodes, r.elapsed.Round(time.Second), r.finished)
-	fmt.Printf("CPU (the whole process, all nodes): %.2f of %d cores\n", r.cpu.Seconds()/secs, runtime.NumCPU())
+	fmt.Printf("CPU (%s): %.2f of %d cores\n", r.cpuOf, r.cpu.Seconds()/secs, runtime.NumCPU())
 	fmt.Printf("%-6s %12s %12s %12s %12s %10s %8s %8s\n", "node", "actions/s", "commits/s", "per commit", "committing", "claims", "fenced", "late")
 	var sum live.Stats
 	sumBusy := 0.0

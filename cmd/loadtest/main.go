@@ -59,6 +59,11 @@ func main() {
 	nodes := flag.Int("nodes", 1, "run the tables on this many cluster nodes in this process (above 1 needs -postgres)")
 	lease := flag.Duration("lease", server.DefaultLease, "with -nodes, each node's lease (the TTL)")
 	clustered := flag.Bool("cluster", false, "run in cluster mode (lease, claims, fence) even with -nodes 1")
+	procs := flag.Bool("procs", false, "with -nodes, run each node in a process of its own (this binary again), sharing the PostgreSQL schema and the NATS mesh")
+	quota := flag.Float64("quota", 0, "with -procs, hold each node's process to this many cores (a cgroup's CPU quota; needs a writable /sys/fs/cgroup)")
+	childName := flag.String("child", "", "(used by -procs) run as the node of this name, told by the parent when to measure")
+	childDB := flag.String("child-db", "", "(used by -procs) the child's database")
+	childRoute := flag.String("child-route", "", "(used by -procs) the NATS route of the first node")
 	takeover := flag.Bool("takeover", false, "with -nodes 2 or more, stop the first node abruptly after measuring and time its tables' takeover")
 	flag.Parse()
 	if *listen != "" && *format == "" {
@@ -92,8 +97,17 @@ func main() {
 	startWorkers = *starters
 	var err error
 	switch {
+	case *childName != "":
+		err = runChild(ctx, *childName, *childDB, *childRoute, clusterOpts{tables: *tables, seats: *seats, window: *window, lease: *lease})
 	case *read != "":
 		_, err = readRemote(ctx, *read)
+	case *procs:
+		o := clusterOpts{nodes: *nodes, tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
+			lease: *lease, postgres: *postgres}
+		var r *clusterResult
+		if r, err = runProcs(ctx, o, *quota); err == nil {
+			r.print(o)
+		}
 	case *clustered:
 		o := clusterOpts{nodes: *nodes, tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
 			lease: *lease, postgres: *postgres, takeover: *takeover}
