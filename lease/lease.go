@@ -32,8 +32,9 @@ type Config struct {
 	// Renewed, if set, is told of every renewal: err is nil when the
 	// database held the lease, late says the renewal started or was
 	// answered more than TTL/4 after it was due (the process was stalled, or
-	// the database slow). It is called from the session's goroutine, or from
-	// Grant's.
+	// the database slow); and, with ErrLapsed and late, of the renewal that
+	// never came when the session lapses. It is called from the session's
+	// goroutines, or from Grant's.
 	Renewed func(err error, late bool)
 	// Freeze, for tests, is asked before each renewal: true skips it, as if
 	// the database did not answer.
@@ -48,6 +49,10 @@ type Config struct {
 var (
 	ErrFrozen   = errors.New("lease: the renewal is frozen (a test's fault)")
 	ErrReleased = errors.New("lease: the session is released")
+	// ErrLapsed is told when the session ends because no renewal came in
+	// time: a renewal late past the deadline (the process was stalled,
+	// the database did not answer) is never made.
+	ErrLapsed = errors.New("lease: no renewal came in time")
 )
 
 // Session is one unbroken hold of a node's lease.
@@ -223,6 +228,7 @@ func (s *Session) watch() {
 		case s.cfg.IgnoreDeadline:
 			timer.Reset(s.cfg.TTL / 4)
 		default:
+			s.told(ErrLapsed, true)
 			s.end()
 			return
 		}
