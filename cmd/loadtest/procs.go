@@ -231,8 +231,11 @@ func (k *child) end() {
 
 // limitCPU puts the process pid in a cgroup of its own held to quota cores
 // (cgroup v2's cpu.max, or v1's CFS quota) and returns the cgroup's folder.
+// The quota is counted over 10 ms periods, not the kernel's default 100
+// ms, so a node that used up its share waits at most the rest of 10 ms, as
+// a node on a smaller machine of its own would, not a tenth of a second.
 func limitCPU(name string, pid int, quota float64) (string, error) {
-	const period = 100_000 // µs
+	const period = 10_000 // µs
 	us := int(quota * period)
 	group := fmt.Sprintf("bullshit-loadtest-%d-%s", os.Getpid(), name)
 	var dir string
