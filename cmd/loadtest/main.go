@@ -53,6 +53,7 @@ func main() {
 	flag.DurationVar(&maxLateness, "max-lateness", live.DefaultMaxLateness, "the node's limit of lateness, past which it is full and refuses new tables (the load test waits and tries again, counting the refusals); negative: never full")
 	starters := flag.Int("starters", 64, "tables being started at once, as by that many people")
 	postgres := flag.String("postgres", "", "a PostgreSQL URL to run on, in a schema of its own, instead of SQLite")
+	followed := flag.Int("followed", 0, "with -streams, follow this many seats of each table (0: every seat); the others are the house's bots")
 	format := flag.String("streams", "", "follow every seat over an event stream of this format (json or html) and time the events")
 	listen := flag.String("listen", "", "with -streams, serve the server's routes at this address to a reader started with -read, and start once it has connected")
 	read := flag.String("read", "", "only read and time the streams of a load test started with -listen at this URL")
@@ -66,6 +67,13 @@ func main() {
 	childRoute := flag.String("child-route", "", "(used by -procs) the NATS route of the first node")
 	takeover := flag.Bool("takeover", false, "with -nodes 2 or more, stop the first node abruptly after measuring and time its tables' takeover")
 	flag.Parse()
+	if *followed < 0 || *followed > *seats {
+		fmt.Fprintf(os.Stderr, "loadtest: -followed is 0 (every seat) to -seats (%d)\n", *seats)
+		os.Exit(2)
+	}
+	if *followed == 0 {
+		*followed = *seats
+	}
 	if *listen != "" && *format == "" {
 		fmt.Fprintln(os.Stderr, "loadtest: -listen needs -streams")
 		os.Exit(2)
@@ -117,7 +125,7 @@ func main() {
 		}
 	default:
 		_, err = run(ctx, runOpts{tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
-			format: *format, listen: *listen, heapProfile: *heapProfile, postgres: *postgres})
+			format: *format, listen: *listen, heapProfile: *heapProfile, postgres: *postgres, followed: *followed})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -168,6 +176,8 @@ type runOpts struct {
 	window, warmup, duration time.Duration
 	format, listen           string
 	heapProfile, postgres    string
+	// followed is how many seats of each table the streams follow.
+	followed int
 }
 
 // runResult is what a run measured beyond what it prints: the actions
@@ -236,7 +246,7 @@ func run(ctx context.Context, o runOpts) (*runResult, error) {
 	opts.Window = window
 	start := func(ctx context.Context) error {
 		if follow != nil {
-			return startCovered(ctx, m, opts, follow.to)
+			return startCovered(ctx, m, opts, o.followed, follow.to)
 		}
 		req := game.CreateRequest{Options: opts, HostName: "Load"}
 		for range seats - 1 {
@@ -435,21 +445,28 @@ func waitWhileFull(start func(context.Context) error) func(context.Context) erro
 }
 
 // startCovered starts a table to follow over the streams: the host and
-// every other seat join as people, the game starts, and each seat is handed
-// to the house bot (a medium bot plays it from then on), so the table plays
-// as an all-bot one while every seat keeps its token; then to follows every
-// seat with it. The followed tables are made of covered person seats, not
+// followed-1 more seats join as people (0: every seat), the rest are bots
+// as at the tables without streams, the game starts, and each person's seat
+// is handed to the house bot (a medium bot plays it from then on), so the
+// table plays as an all-bot one while the followed seats keep their tokens;
+// then to follows those seats with them. The followed tables are made of covered person seats, not
 // bots' seats, because the server's stream routes serve a seat's stream only
 // to the holder of its token, and a bot's seat has none.
-func startCovered(ctx context.Context, m *live.Manager, opts engine.Options, to follower) error {
-	host, err := m.Create(ctx, game.CreateRequest{Options: opts, HostName: "Load"})
+func startCovered(ctx context.Context, m *live.Manager, opts engine.Options, followed int, to follower) error {
+	if followed <= 0 || followed > opts.Seats {
+		followed = opts.Seats
+	}
+	req := game.CreateRequest{Options: opts, HostName: "Load"}
+	for range opts.Seats - followed {
+		req.Bots = append(req.Bots, game.BotSpec{Level: "medium", Style: "cautious"})
+	}
+	host, err := m.Create(ctx, req)
 	if err != nil {
 		return err
 	}
 	id := host.Game.ID
-	tokens := make([]string, opts.Seats)
-	tokens[host.Seat] = host.Token
-	for i := 2; i <= opts.Seats; i++ {
+	tokens, seats := []string{host.Token}, []int{host.Seat}
+	for i := 2; i <= followed; i++ {
 		var j game.Joined
 		// A full node refuses the join as it does the table: wait and
 		// join again, rather than leave the table open.
@@ -460,12 +477,13 @@ func startCovered(ctx context.Context, m *live.Manager, opts engine.Options, to 
 		if err := join(ctx); err != nil {
 			return err
 		}
-		tokens[j.Seat] = j.Token
+		tokens = append(tokens, j.Token)
+		seats = append(seats, j.Seat)
 	}
 	if err := m.Start(ctx, id, host.Seat); err != nil {
 		return err
 	}
-	for seat := range tokens {
+	for _, seat := range seats {
 		if err := m.HandToBot(ctx, id, seat, seat); err != nil {
 			return err
 		}

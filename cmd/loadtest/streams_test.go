@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -16,9 +17,19 @@ import (
 // every stream is opened, is its seat's (it reads frames stamped as its
 // seat's, which a spectator's never are) and has events timed in the window.
 func TestStreamsReadThroughTheServersRoutes(t *testing.T) {
-	for _, format := range []string{api.FormatJSON, web.FormatHTML} {
-		t.Run(format, func(t *testing.T) {
-			o := runOpts{tables: 3, seats: 3, window: 4 * time.Second, warmup: time.Second, duration: 2 * time.Second, format: format}
+	tests := []struct {
+		format   string
+		followed int // seats followed at each table; 0: every one
+		want     int // streams at the three tables of three seats
+	}{
+		{api.FormatJSON, 0, 9},
+		{web.FormatHTML, 0, 9},
+		{web.FormatHTML, 1, 3},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/%d", tt.format, tt.followed), func(t *testing.T) {
+			o := runOpts{tables: 3, seats: 3, window: 4 * time.Second, warmup: time.Second, duration: 2 * time.Second,
+				format: tt.format, followed: tt.followed}
 			res, err := run(context.Background(), o)
 			if err != nil {
 				t.Fatal(err)
@@ -29,7 +40,7 @@ func TestStreamsReadThroughTheServersRoutes(t *testing.T) {
 			if res.readers == nil {
 				t.Fatal("got no readers in this process, want them")
 			}
-			checkRead(t, res.readers, o.tables*o.seats)
+			checkRead(t, res.readers, tt.want)
 		})
 	}
 }
