@@ -92,19 +92,8 @@ func TestFramesReachAnotherNode(t *testing.T) {
 	p := newPair(t, 200*time.Millisecond)
 	owner := p.tables[0]
 	ctx := t.Context()
-	host, err := owner.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := host.Game.ID
-	joined := []game.Joined{host}
-	for _, name := range []string{"Bob", "Cy"} {
-		j, err := owner.Join(ctx, id, name, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		joined = append(joined, j)
-	}
+	joined := threeSeated(t, owner)
+	host, id := joined[0], joined[0].Game.ID
 	// The other node's lobby hears of the table.
 	p.relays[0].Lobbied(id, host.Game)
 	waitFor(t, "the lobby change on the other node", func() bool {
@@ -205,19 +194,8 @@ func TestFramesGoOnlyToFollowedSeats(t *testing.T) {
 	p := newPair(t, time.Hour)
 	owner := p.tables[0]
 	ctx := t.Context()
-	host, err := owner.Create(ctx, game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := host.Game.ID
-	joined := []game.Joined{host}
-	for _, name := range []string{"Bob", "Cy"} {
-		j, err := owner.Join(ctx, id, name, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		joined = append(joined, j)
-	}
+	joined := threeSeated(t, owner)
+	host, id := joined[0], joined[0].Game.ID
 	var mu sync.Mutex
 	sent := make(map[int]int)
 	watch := func(game string, f game.Frame) bool {
@@ -320,4 +298,23 @@ func TestAStoppedTableEndsNoStreamElsewhere(t *testing.T) {
 			t.Errorf("stoppedHere(final %v, %s): got %v, want %v", tt.final, tt.status, got, tt.want)
 		}
 	}
+}
+
+// threeSeated opens a table of three people on tables: Ann the host, Bob
+// and Cy joined.
+func threeSeated(t *testing.T, tables *Service) []game.Joined {
+	t.Helper()
+	host, err := tables.Create(t.Context(), game.CreateRequest{Options: engine.Standard(3), HostName: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	joined := []game.Joined{host}
+	for _, name := range []string{"Bob", "Cy"} {
+		j, err := tables.Join(t.Context(), host.Game.ID, name, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined = append(joined, j)
+	}
+	return joined
 }
