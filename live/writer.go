@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"hash/fnv"
+	"runtime/trace"
 	"time"
 
 	"bullshit/internal/clocks"
@@ -91,7 +92,10 @@ func (w *writer) run() {
 			continue
 		}
 		ctx, cancel := w.context()
-		err := guard(func() error { return w.st.AppendActions(ctx, actions) })
+		var err error
+		trace.WithRegion(ctx, "group commit", func() {
+			err = guard(func() error { return w.st.AppendActions(ctx, actions) })
+		})
 		cancel()
 		w.timed.record(w.clock.Now().Sub(began))
 		if err != nil {

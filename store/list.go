@@ -27,5 +27,5 @@ func (s *Store) ListGames(ctx context.Context, status game.Status, limit int) ([
 // as to count or trace them. It shares the store's connections: close one of
 // the two, not both.
 func (s *Store) WithQueryHook(hook bun.QueryHook) *Store {
-	return &Store{db: s.db.WithQueryHook(hook), dialect: s.dialect, commits: s.commits}
+	return &Store{db: s.db.WithQueryHook(hook), dialect: s.dialect, commits: s.commits, timings: s.timings}
 }

@@ -64,6 +64,8 @@ type Store struct {
 	// commits groups writes into shared transactions, on SQLite only
 	// (see writeTx); nil on PostgreSQL.
 	commits *committer
+	// timings is told how long each write's stages took (ObserveWrites).
+	timings *writeTimings
 }
 
 // Open connects and migrates. url is a PostgreSQL URL ("postgres://..." or
@@ -76,7 +78,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open postgres: %w", err)
 		}
-		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), dialect: Postgres}
+		s = &Store{db: bun.NewDB(sqldb, pgdialect.New()), dialect: Postgres, timings: &writeTimings{}}
 	} else {
 		dsn, err := sqliteDSN(url)
 		if err != nil {
@@ -86,11 +88,11 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		if err != nil {
 			return nil, fmt.Errorf("open sqlite: %w", err)
 		}
-		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite}
+		s = &Store{db: bun.NewDB(sqldb, sqlitedialect.New()), dialect: SQLite, timings: &writeTimings{}}
 	}
 	s.limitPool()
 	if s.dialect == SQLite {
-		s.commits = newCommitter(s.db)
+		s.commits = newCommitter(s.db, s.timings)
 	}
 	if err := s.db.PingContext(ctx); err != nil {
 		s.Close()

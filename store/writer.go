@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime/trace"
 	"sync"
 	"time"
 
@@ -38,7 +39,16 @@ var (
 // share the next one. A write still queued when ctx ends gives up.
 func (s *Store) writeTx(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
 	if s.commits == nil {
-		return s.db.RunInTx(ctx, nil, fn)
+		began := time.Now()
+		var ran time.Time
+		err := s.db.RunInTx(ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			defer func() { ran = s.timings.since(WriteStatements, began) }()
+			return fn(ctx, tx)
+		})
+		if !ran.IsZero() {
+			s.timings.since(WriteCommit, ran)
+		}
+		return err
 	}
 	return s.commits.write(ctx, fn)
 }
@@ -48,6 +58,7 @@ func (s *Store) writeTx(ctx context.Context, fn func(ctx context.Context, tx bun
 // SQLite through the committer, as writeTx.
 func (s *Store) write(ctx context.Context, fn func(ctx context.Context, db bun.IDB) error) error {
 	if s.commits == nil {
+		defer s.timings.since(WriteStatements, time.Now())
 		return fn(ctx, s.db)
 	}
 	return s.commits.write(ctx, func(ctx context.Context, tx bun.Tx) error { return fn(ctx, tx) })
@@ -60,8 +71,9 @@ func (s *Store) write(ctx context.Context, fn func(ctx context.Context, db bun.I
 // ends goes into the next transaction, each in a savepoint of its own, so
 // that one refused (a duplicate id, say) rolls back only its own changes.
 type committer struct {
-	db   *bun.DB
-	reqs chan *writeReq
+	db      *bun.DB
+	timings *writeTimings
+	reqs    chan *writeReq
 	// stop ends run; stopped is closed once it has.
 	stop    chan struct{}
 	stopped chan struct{}
@@ -73,13 +85,14 @@ type committer struct {
 }
 
 type writeReq struct {
-	ctx  context.Context
-	fn   func(ctx context.Context, tx bun.Tx) error
-	done chan error
+	ctx    context.Context
+	fn     func(ctx context.Context, tx bun.Tx) error
+	queued time.Time
+	done   chan error
 }
 
-func newCommitter(db *bun.DB) *committer {
-	c := &committer{db: db, reqs: make(chan *writeReq), stop: make(chan struct{}), stopped: make(chan struct{})}
+func newCommitter(db *bun.DB, timings *writeTimings) *committer {
+	c := &committer{db: db, timings: timings, reqs: make(chan *writeReq), stop: make(chan struct{}), stopped: make(chan struct{})}
 	go c.run()
 	return c
 }
@@ -94,7 +107,7 @@ func (c *committer) close() {
 // transaction is always answered, so its caller never mistakes a write
 // committed for one lost.
 func (c *committer) write(ctx context.Context, fn func(ctx context.Context, tx bun.Tx) error) error {
-	r := &writeReq{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	r := &writeReq{ctx: ctx, fn: fn, queued: time.Now(), done: make(chan error, 1)}
 	select {
 	case c.reqs <- r:
 	case <-ctx.Done():
@@ -146,7 +159,9 @@ func (c *committer) run() {
 // write whose context ended while it queued is answered without running.
 func (c *committer) commit(batch []*writeReq) {
 	c.ready = c.ready[:0]
+	taken := time.Now()
 	for _, r := range batch {
+		c.timings.record(WriteQueued, taken.Sub(r.queued))
 		if err := r.ctx.Err(); err != nil {
 			r.done <- fmt.Errorf("waiting to write: %w", err)
 			continue
@@ -179,21 +194,32 @@ func (c *committer) commit(batch []*writeReq) {
 
 // alone runs one write in its own transaction.
 func (c *committer) alone(r *writeReq) error {
-	return guardPanic(func() error {
+	began := time.Now()
+	var ran time.Time
+	err := guardPanic(func() error {
 		return c.db.RunInTx(r.ctx, nil, func(ctx context.Context, tx bun.Tx) error {
+			defer trace.StartRegion(ctx, "store statements").End()
 			if err := r.fn(ctx, tx); err != nil {
 				return err
 			}
-			c.beforeCommit()
+			ran = c.beforeCommit(began)
 			return nil
 		})
 	})
+	if !ran.IsZero() {
+		c.timings.since(WriteCommit, ran)
+	}
+	return err
 }
 
-func (c *committer) beforeCommit() {
+// beforeCommit runs as a transaction's statements have all run, which
+// began then, and returns when the commit begins.
+func (c *committer) beforeCommit(began time.Time) time.Time {
+	ran := c.timings.since(WriteStatements, began)
 	if c.committing != nil {
 		c.committing()
 	}
+	return ran
 }
 
 // shared runs the batch in one transaction, each write in a savepoint, and
@@ -204,15 +230,28 @@ func (c *committer) shared(batch []*writeReq) (errs []error, err error) {
 	// giving up must not undo the others'. Each write's statements follow
 	// its own.
 	ctx := context.Background()
+	began := time.Now()
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			tx.Rollback()
-		}
-	}()
+	trace.WithRegion(ctx, "store statements", func() { errs, err = c.each(ctx, tx, batch) })
+	if err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	ran := c.beforeCommit(began)
+	trace.WithRegion(ctx, "store commit", func() { err = tx.Commit() })
+	if err != nil {
+		return nil, err
+	}
+	c.timings.since(WriteCommit, ran)
+	return errs, nil
+}
+
+// each runs the batch's writes in tx, each in a savepoint, and returns
+// their answers; err is a failure of the transaction itself.
+func (c *committer) each(ctx context.Context, tx bun.Tx, batch []*writeReq) (errs []error, err error) {
 	// Prepared once a transaction rather than parsed for every write.
 	var marks [3]*sql.Stmt
 	for i, q := range []string{"SAVEPOINT w", "ROLLBACK TO w", "RELEASE w"} {
@@ -236,10 +275,6 @@ func (c *committer) shared(batch []*writeReq) (errs []error, err error) {
 		if _, err := release.ExecContext(ctx); err != nil {
 			return nil, err
 		}
-	}
-	c.beforeCommit()
-	if err := tx.Commit(); err != nil {
-		return nil, err
 	}
 	return errs, nil
 }

@@ -98,7 +98,7 @@ func runCluster(ctx context.Context, o clusterOpts) (*clusterResult, error) {
 	// Every node's counter kicks the one driver, which replaces each
 	// node's finished games on that node.
 	kick := make(chan struct{}, 1)
-	all := newTimings()
+	all := newTimings[live.Timing]()
 	var nodes []*node
 	defer func() {
 		closeCtx, done := context.WithTimeout(context.Background(), 30*time.Second)
@@ -299,28 +299,29 @@ func (dr *driver) play(ctx context.Context, d time.Duration, done func() bool, p
 }
 
 // timings gathers every duration of every node's Stats (Manager.Observe),
-// so the figures in all are quantiles of all the nodes' durations
-// together, not an average of the nodes' quantiles.
-type timings struct {
+// or of the store's writes (Store.ObserveWrites), so the figures in all are
+// quantiles of all the nodes' durations together, not an average of the
+// nodes' quantiles.
+type timings[K comparable] struct {
 	mu sync.Mutex
-	d  map[live.Timing][]time.Duration
+	d  map[K][]time.Duration
 }
 
-func newTimings() *timings { return &timings{d: map[live.Timing][]time.Duration{}} }
+func newTimings[K comparable]() *timings[K] { return &timings[K]{d: map[K][]time.Duration{}} }
 
-func (t *timings) record(which live.Timing, d time.Duration) {
+func (t *timings[K]) record(which K, d time.Duration) {
 	t.mu.Lock()
 	t.d[which] = append(t.d[which], d)
 	t.mu.Unlock()
 }
 
-func (t *timings) reset() {
+func (t *timings[K]) reset() {
 	t.mu.Lock()
 	clear(t.d)
 	t.mu.Unlock()
 }
 
-func (t *timings) latency(which live.Timing) live.Latency {
+func (t *timings[K]) latency(which K) live.Latency {
 	t.mu.Lock()
 	d := slices.Clone(t.d[which])
 	t.mu.Unlock()

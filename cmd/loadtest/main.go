@@ -29,6 +29,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -40,6 +41,7 @@ import (
 	"bullshit/game"
 	"bullshit/live"
 	"bullshit/server"
+	"bullshit/store"
 )
 
 func main() {
@@ -49,6 +51,7 @@ func main() {
 	window := flag.Duration("window", 4*time.Second, "the call window")
 	warmup := flag.Duration("warmup", 10*time.Second, "how long to run after starting the tables before measuring")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	traceFile := flag.String("trace", "", "write an execution trace of the measured window's first second to this file (go tool trace reads it; the store's statements and commits are regions)")
 	heapProfile := flag.String("memprofile", "", "write a heap profile, taken where memory per table is measured, to this file")
 	flag.DurationVar(&maxLateness, "max-lateness", live.DefaultMaxLateness, "the node's limit of lateness, past which it is full and refuses new tables (the load test waits and tries again, counting the refusals); negative: never full")
 	starters := flag.Int("starters", 64, "tables being started at once, as by that many people")
@@ -125,7 +128,7 @@ func main() {
 		}
 	default:
 		_, err = run(ctx, runOpts{tables: *tables, seats: *seats, window: *window, warmup: *warmup, duration: *duration,
-			format: *format, listen: *listen, heapProfile: *heapProfile, postgres: *postgres, followed: *followed})
+			format: *format, listen: *listen, heapProfile: *heapProfile, postgres: *postgres, followed: *followed, trace: *traceFile})
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtest:", err)
@@ -176,6 +179,7 @@ type runOpts struct {
 	window, warmup, duration time.Duration
 	format, listen           string
 	heapProfile, postgres    string
+	trace                    string
 	// followed is how many seats of each table the streams follow.
 	followed int
 }
@@ -196,6 +200,8 @@ func run(ctx context.Context, o runOpts) (*runResult, error) {
 		return nil, err
 	}
 	defer cleanup()
+	writes := newTimings[store.WriteStage]()
+	st.ObserveWrites(writes.record)
 
 	runtime.GC()
 	var before runtime.MemStats
@@ -273,6 +279,7 @@ func run(ctx context.Context, o runOpts) (*runResult, error) {
 	case <-ctx.Done():
 	}
 	m.ResetStats()
+	writes.reset()
 	committing.Store(0)
 	pub.views.Store(0)
 	if follow != nil {
@@ -280,6 +287,18 @@ func run(ctx context.Context, o runOpts) (*runResult, error) {
 	}
 	cpu0 = cpuTime()
 	began = time.Now()
+	if o.trace != "" {
+		stopTrace, err := startTrace(o.trace)
+		if err != nil {
+			return nil, err
+		}
+		t := time.AfterFunc(time.Second, stopTrace)
+		defer func() {
+			if t.Stop() {
+				stopTrace()
+			}
+		}()
+	}
 
 	// Keep the number of tables up: a finished game is replaced.
 	finished := 0
@@ -376,8 +395,11 @@ loop:
 		{"action to publish", s.Publish},
 		{"writer queue", s.Queued},
 		{"group commit", s.Commits},
+		{"  store queue", writes.latency(store.WriteQueued)},
+		{"  statements", writes.latency(store.WriteStatements)},
+		{"  commit", writes.latency(store.WriteCommit)},
 	} {
-		fmt.Printf("%-20s %10d %10v %10v %10v\n", row.name, row.l.Count, row.l.P50, row.l.P99, row.l.Max)
+		fmt.Printf("%-20s %10d %10v %10v %10v\n", row.name, row.l.Count, short(row.l.P50), short(row.l.P99), short(row.l.Max))
 	}
 	return res, nil
 }
@@ -511,4 +533,23 @@ func writeHeapProfile(path string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// startTrace starts an execution trace into a new file at path; the
+// function it returns stops it and closes the file.
+func startTrace(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := trace.Start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		trace.Stop()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "loadtest: trace: %v\n", err)
+		}
+	}, nil
 }

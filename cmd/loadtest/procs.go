@@ -298,7 +298,7 @@ func runChild(ctx context.Context, name, url, route string, o clusterOpts) error
 		_ = nd.site.Close(closeCtx)
 	}()
 	nd.m = nd.site.Manager
-	times := newTimings()
+	times := newTimings[live.Timing]()
 	nd.m.Observe(func(t live.Timing, d time.Duration) {
 		times.record(t, d)
 		if t == live.TimeCommits {
