@@ -22,6 +22,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -140,7 +141,9 @@ func main() {
 // counter is a Publisher that counts, and tells the driver which games
 // closed so it can start others in their place. It never blocks.
 type counter struct {
-	views  atomic.Int64
+	views atomic.Int64
+	// closes counts the games closed.
+	closes atomic.Int64
 	mu     sync.Mutex
 	closed []string
 	kick   chan struct{}
@@ -155,6 +158,7 @@ func (c *counter) Close(game string) {
 	if fn := c.onClose.Load(); fn != nil {
 		(*fn)(game)
 	}
+	c.closes.Add(1)
 	c.mu.Lock()
 	c.closed = append(c.closed, game)
 	c.mu.Unlock()
@@ -300,11 +304,17 @@ func run(ctx context.Context, o runOpts) (*runResult, error) {
 		}()
 	}
 
-	// Keep the number of tables up: a finished game is replaced.
-	finished := 0
+	// Keep the number of tables up: a finished game is replaced, by a
+	// goroutine of the run's so that starting tables (slow with streams to
+	// open) never holds up the window's clock.
+	closed0 := pub.closes.Load()
+	replacing, stopReplacing := context.WithCancel(mctx)
+	replaced := make(chan error, 1)
+	go func() { replaced <- replace(replacing, pub, start) }()
 	deadline := time.After(duration)
 	tick := time.NewTicker(10 * time.Second)
 	defer tick.Stop()
+	var failed error
 loop:
 	for {
 		select {
@@ -315,14 +325,19 @@ loop:
 		case <-tick.C:
 			s := m.Stats()
 			fmt.Printf("  %5.0fs  %8d actions  deadlines p99 %-8v bots p99 %-8v  %d games finished\n",
-				time.Since(began).Seconds(), s.Actions, s.Deadlines.P99, s.Bots.P99, finished)
-		case <-pub.kick:
-			n := pub.take()
-			finished += n
-			if err := startMany(mctx, n, start); err != nil {
-				return nil, err
-			}
+				time.Since(began).Seconds(), s.Actions, s.Deadlines.P99, s.Bots.P99, pub.closes.Load()-closed0)
+		case failed = <-replaced:
+			break loop
 		}
+	}
+	finished := pub.closes.Load() - closed0
+	if failed == nil {
+		stopReplacing()
+		failed = <-replaced
+	}
+	stopReplacing()
+	if failed != nil && !errors.Is(failed, context.Canceled) {
+		return nil, failed
 	}
 	elapsed := time.Since(began)
 	cpu := cpuTime() - cpu0
@@ -422,6 +437,20 @@ var maxLateness time.Duration
 // refusedFull counts the tables a full node refused to start; each is
 // tried again after the wait the refusal asks for.
 var refusedFull atomic.Int64
+
+// replace starts a new table for each one closed, until ctx ends.
+func replace(ctx context.Context, pub *counter, start func(context.Context) error) error {
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-pub.kick:
+			if err := startMany(ctx, pub.take(), start); err != nil {
+				return err
+			}
+		}
+	}
+}
 
 // startMany starts n tables, startWorkers at once, as many people would; a
 // table a full node refuses is tried again once the node asks, as a person
