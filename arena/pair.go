@@ -125,9 +125,9 @@ type pairer struct {
 	wait time.Duration
 	ids  map[string]int32
 	tie  []uint64
-	// mates are each entrant's last tablemates in the pool, in both
-	// directions (those it names, those naming it), in one array.
-	mates [][]int32
+	// mates[start[i]:start[i+1]] are entrant i's last tablemates in the
+	// pool, in both directions (those it names, those naming it).
+	mates, start []int32
 	// at holds the seated, table by table, then those left waiting; table
 	// t is at[lo[t]:lo[t+1]], and the waiting are the last "table".
 	at  []int32
@@ -151,16 +151,29 @@ func (p *pairer) index() error {
 		p.ids[e.ID] = int32(i)
 		p.tie[i] = mix(p.seed ^ hash(e.ID))
 	}
-	p.mates = make([][]int32, k)
+	// The links in both directions, then counted into one array.
+	var edges []int32
 	for i, e := range p.pool {
 		for _, id := range e.Last {
-			j, ok := p.ids[id]
-			if !ok || int(j) == i {
-				continue
+			if j, ok := p.ids[id]; ok && int(j) != i {
+				edges = append(edges, int32(i), j)
 			}
-			p.mates[i] = append(p.mates[i], j)
-			p.mates[j] = append(p.mates[j], int32(i))
 		}
+	}
+	p.start = make([]int32, k+1)
+	for _, i := range edges {
+		p.start[i+1]++
+	}
+	for i := range k {
+		p.start[i+1] += p.start[i]
+	}
+	p.mates = make([]int32, len(edges))
+	fill := slices.Clone(p.start[:k])
+	for e := 0; e < len(edges); e += 2 {
+		i, j := edges[e], edges[e+1]
+		p.mates[fill[i]], p.mates[fill[j]] = j, i
+		fill[i]++
+		fill[j]++
 	}
 	return nil
 }
@@ -204,16 +217,24 @@ func (p *pairer) place(seated, tables int) {
 			return cmp.Compare(p.tie[a], p.tie[b])
 		})
 	}
-	slices.SortFunc(p.at[:seated], func(a, b int32) int {
-		ea, eb := &p.pool[a], &p.pool[b]
-		if c := cmp.Compare(eb.Points, ea.Points); c != 0 {
+	// The order by points is sorted on keys side by side, not through
+	// the pool, which the comparisons would wander over.
+	keys := make([]key, seated)
+	for n, i := range p.at[:seated] {
+		keys[n] = key{points: p.pool[i].Points, rating: p.pool[i].Rating, tie: p.tie[i], i: i}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmp.Compare(b.points, a.points); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(eb.Rating, ea.Rating); c != 0 {
+		if c := cmp.Compare(b.rating, a.rating); c != 0 {
 			return c
 		}
-		return cmp.Compare(p.tie[a], p.tie[b])
+		return cmp.Compare(a.tie, b.tie)
 	})
+	for n, kk := range keys {
+		p.at[n] = kk.i
+	}
 	p.lo = make([]int, tables+2)
 	size, extra := seated/tables, seated%tables
 	for t := range tables {
@@ -231,6 +252,14 @@ func (p *pairer) place(seated, tables int) {
 	}
 }
 
+// key is what the seated are ordered by.
+type key struct {
+	points int
+	rating float64
+	tie    uint64
+	i      int32
+}
+
 // tables is how many tables are formed (the waiting are one more).
 func (p *pairer) tables() int { return len(p.lo) - 2 }
 
@@ -240,7 +269,7 @@ func (p *pairer) repeat(i int32, t int32, but int32) bool {
 	if int(t) == p.tables() {
 		return false
 	}
-	for _, j := range p.mates[i] {
+	for _, j := range p.mates[p.start[i]:p.start[i+1]] {
 		if j != but && p.tab[j] == t {
 			return true
 		}
