@@ -94,8 +94,9 @@ type Pairing struct {
 // bots, at tables that bots fill up to Min. Each table gathers entrants
 // near each other in points; then seats are exchanged, nearest tables
 // first, wherever that moves an entrant away from its last tablemates
-// without giving anyone else a repeat. The work is a sort and a pass over
-// the pool, and an exchange's search for each repeat.
+// without giving anyone else a repeat; a table that still seats last
+// tablemates together waits until one of it has waited Wait. The work is a
+// sort and a pass over the pool, and an exchange's search for each repeat.
 func Pair(pool []Entrant, r Rules, now time.Time, seed uint64) (Pairing, error) {
 	if err := r.Check(); err != nil {
 		return Pairing{}, err
@@ -327,22 +328,38 @@ func (p *pairer) due(i int32) bool { return p.now.Sub(p.pool[i].Since) >= p.wait
 func (p *pairer) result(r Rules) Pairing {
 	rng := rand.New(rand.NewPCG(p.seed, 0x6172656e61))
 	n := p.tables()
-	out := Pairing{Tables: make([]Table, n)}
+	var out Pairing
+	waiting := slices.Clone(p.at[p.lo[n]:])
 	for t := range n {
 		people := p.at[p.lo[t]:p.lo[t+1]]
+		if p.held(int32(t)) {
+			waiting = append(waiting, people...)
+			continue
+		}
 		seats := make([]string, max(len(people), r.Min))
 		for s, i := range people {
 			seats[s] = p.pool[i].ID
 		}
 		rng.Shuffle(len(seats), func(a, b int) { seats[a], seats[b] = seats[b], seats[a] })
-		out.Tables[t] = Table{Seats: seats}
+		out.Tables = append(out.Tables, Table{Seats: seats})
 	}
-	waiting := slices.Clone(p.at[p.lo[n]:])
 	slices.Sort(waiting)
 	for _, i := range waiting {
 		out.Waiting = append(out.Waiting, p.pool[i].ID)
 	}
 	return out
+}
+
+// held reports whether table t waits: it still seats last tablemates
+// together and none of it has waited its time. A table that ends sends its
+// players back together, and when they are all the pool holds they would
+// sit down again as they were; waiting a little lets others come between.
+func (p *pairer) held(t int32) bool {
+	people := p.at[p.lo[t]:p.lo[t+1]]
+	if slices.ContainsFunc(people, p.due) {
+		return false
+	}
+	return slices.ContainsFunc(people, func(i int32) bool { return p.repeat(i, t, -1) })
 }
 
 func ids(pool []Entrant) []string {

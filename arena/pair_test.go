@@ -77,9 +77,14 @@ func TestPair(t *testing.T) {
 			r46, "ahijkl bcdefg | "},
 		// Three of one last table and three of another cannot all be
 		// parted at two tables.
-		{"repeats kept that cannot be undone", mates(scored(waiting("abcdefghijkl", fresh), 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), "abc", "ghi"),
+		{"repeats that cannot be undone wait", mates(scored(waiting("abcdefghijkl", fresh), 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), "abc", "ghi"),
+			r46, " | abcdefghijkl"},
+		{"repeats that cannot be undone, after a wait", mates(scored(waiting("abcdefghijkl", old), 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), "abc", "ghi"),
 			r46, "ahijkl bcdefg | "},
-		{"a repeat kept where the pool holds nothing else", mates(waiting("abcdef", fresh), "abcdef"), r46, "abcdef | "},
+		{"a table back together waits", mates(waiting("abcdef", fresh), "abcdef"), r46, " | abcdef"},
+		{"a table back together sits again after a wait", mates(waiting("abcdef", old), "abcdef"), r46, "abcdef | "},
+		{"one table waits, the other sits", mates(scored(waiting("abcdefghijkl", fresh), 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1), "abcdef"),
+			r46, "ahijkl | bcdefg"},
 		{"a repeat undone with one waiting", mates(waiting("abcdefg", fresh), "ab"), r46, "acdefg | b"},
 	}
 	for _, tt := range tests {
@@ -164,7 +169,9 @@ func randomRules(rng *rand.Rand, now time.Time) Rules {
 //     bring a table up to Min, and none after the end;
 //   - every entrant is seated once or left waiting, nobody invented;
 //   - fewer than Max are left waiting, and once anyone has waited its time
-//     only those who cannot be seated are (none where bots may fill);
+//     only those who cannot be seated are (none where bots may fill),
+//     unless a table is held back: one that seats last tablemates together
+//     and none of whom has waited its time;
 //   - nobody who has waited its time waits while one who has not is seated;
 //   - a repeat of last tablemates is unavoidable: no exchange of two seats,
 //     or of a seat with a waiting entrant who may be seated, moves an
@@ -230,18 +237,30 @@ func checkPairing(t *testing.T, name string, pool []Entrant, r Rules, now time.T
 	if !r.End.IsZero() && !now.Before(r.End) {
 		return
 	}
-	if len(p.Waiting) >= r.Max {
-		t.Fatalf("%s: %d waiting, a full table's worth", name, len(p.Waiting))
-	}
+	// Without a table held back, fewer than Max wait, and once anyone has
+	// waited its time, only those who cannot be seated (none where bots
+	// may fill). A table held back seats last tablemates together, and
+	// none of it has waited its time.
 	anyDue := slices.ContainsFunc(pool, func(e Entrant) bool { return due(e.ID) })
+	want := len(pool) % r.Max
 	if anyDue {
-		want := 0
+		want = 0
 		if !r.Bots {
 			want = len(pool) - seatable(len(pool), r.Min, r.Max)
 		}
-		if len(p.Waiting) != want {
-			t.Fatalf("%s: %d of %d waiting after a wait, want %d (%d-%d)", name, len(p.Waiting), len(pool), want, r.Min, r.Max)
+	}
+	held := len(p.Waiting) != want
+	if len(p.Waiting) < want {
+		t.Fatalf("%s: %d of %d waiting, want at least %d (%d-%d, due %v)", name, len(p.Waiting), len(pool), want, r.Min, r.Max, anyDue)
+	}
+	waitingDue := 0
+	for _, w := range p.Waiting {
+		if due(w) {
+			waitingDue++
 		}
+	}
+	if held && waitingDue > want {
+		t.Fatalf("%s: %d waiting who waited their time, at most %d may", name, waitingDue, want)
 	}
 	for _, w := range p.Waiting {
 		if !due(w) {
@@ -264,12 +283,18 @@ func checkPairing(t *testing.T, name string, pool []Entrant, r Rules, now time.T
 		return slices.ContainsFunc(p.Tables[ti].Seats, func(o string) bool { return o != "" && o != but && mates(id, o) })
 	}
 	for ti, tb := range p.Tables {
+		if slices.ContainsFunc(tb.Seats, func(a string) bool { return a != "" && repeat(a, ti, "") }) &&
+			!slices.ContainsFunc(tb.Seats, func(a string) bool { return a != "" && due(a) }) {
+			t.Fatalf("%s: table %d seats last tablemates together, and none of it has waited", name, ti)
+		}
 		for _, a := range tb.Seats {
 			if a == "" || !repeat(a, ti, "") {
 				continue
 			}
 			for b, u := range where {
-				if u == ti || u < 0 && due(a) {
+				// A held table's entrants were seated when the exchanges
+				// were looked for, and are not counted.
+				if u == ti || u < 0 && (due(a) || held) {
 					continue
 				}
 				if !repeat(a, u, b) && !repeat(b, ti, a) {
