@@ -90,13 +90,19 @@ type Report struct {
 	Tables []Table
 	// Waited is each entrant's total time waiting in the pool.
 	Waited map[string]time.Duration
+	// Points are each entrant's points as the arena counted them, game by
+	// game, which the standings recompute from the results.
+	Points map[string]int
 }
 
 // Table is one table a simulated arena opened.
 type Table struct {
 	Game        string
 	Opened, End time.Time
-	Seats       []string
+	// Seats are the entrants' ids in seat order, "" for a house bot; Left
+	// is when each left (zero: it played to the end).
+	Seats []string
+	Left  []time.Time
 }
 
 // start is the fixed fake time simulated arenas start at.
@@ -186,6 +192,10 @@ func Run(c Config) (Report, error) {
 		}
 	}
 	r.rep.Standings = arena.Standings(r.rep.Results)
+	r.rep.Points = map[string]int{}
+	for id, en := range r.who {
+		r.rep.Points[id] = en.points
+	}
 	return r.rep, nil
 }
 
@@ -231,13 +241,13 @@ func (r *runner) handle(e event) error {
 				continue
 			}
 			en := r.who[id]
-			if e.g.Left[i].IsZero() {
+			if e.g.played.Left[i].IsZero() {
 				r.record(id, e.g, e.at)
 			} else if !r.c.LeaverWaits {
 				continue
 			}
 			at := e.at.Add(r.c.Between)
-			if en.Behaviour == Pauses && e.g.Places[i] == 1 && e.g.Left[i].IsZero() {
+			if en.Behaviour == Pauses && e.g.Places[i] == 1 && e.g.played.Left[i].IsZero() {
 				at = at.Add(r.c.Pause)
 			}
 			r.push(event{at: at, kind: back, id: id})
@@ -250,7 +260,7 @@ func (r *runner) handle(e event) error {
 func (r *runner) record(id string, g *game, at time.Time) {
 	i := slices.Index(g.Seats, id)
 	res := arena.Result{Entrant: id, Game: g.Game, Seats: len(g.Seats), Place: g.Places[i], Shared: g.Shared[i],
-		Left: !g.Left[i].IsZero(), Ended: at}
+		Left: !g.played.Left[i].IsZero(), Ended: at}
 	en := r.who[id]
 	var p int
 	p, en.streak = arena.Score(res, en.streak)
@@ -348,7 +358,7 @@ func (r *runner) open(ids []string, now time.Time) error {
 	if err != nil {
 		return fmt.Errorf("arenasim: game %d: %w", n, err)
 	}
-	g := &game{Table: Table{Game: fmt.Sprintf("g%d", n), Opened: now, End: pl.End, Seats: ids}, played: pl}
+	g := &game{Table: Table{Game: fmt.Sprintf("g%d", n), Opened: now, End: pl.End, Seats: ids, Left: pl.Left}, played: pl}
 	r.rep.Tables = append(r.rep.Tables, g.Table)
 	for i, id := range ids {
 		if id != "" && !pl.Left[i].IsZero() {
