@@ -212,3 +212,52 @@ func Describe(c Config, arenas int) string {
 	return fmt.Sprintf("%d arenas of %d entrants, %v long, %d-%d seats, bots %v, %v between games, seed %d; leavers %s",
 		arenas, len(c.Entrants), c.Length, c.Rules.Min, c.Rules.Max, c.Rules.Bots, c.Between.Round(time.Second), c.Seed, leave)
 }
+
+// SizeRow is a level's mean Base a game at one table size, its streak
+// left out, with the games it is over.
+type SizeRow struct {
+	Level bot.Level
+	Seats int
+	Base  Figure
+	Games int
+}
+
+// BySize plays arenas arenas of c as Measure does and gives, for the
+// entrants playing normally, the mean Base a game at each table size: the
+// share rule means it to be the same at every size for one strength.
+func BySize(c Config, arenas int) ([]SizeRow, error) {
+	level := map[string]bot.Level{}
+	for _, e := range c.Entrants {
+		if e.Behaviour == Normal {
+			level[e.ID] = e.Level
+		}
+	}
+	type k struct {
+		l bot.Level
+		n int
+	}
+	bases := map[k][]float64{}
+	for i := range arenas {
+		ci := c
+		ci.Seed = mix(c.Seed, uint64(i))
+		rep, err := Run(ci)
+		if err != nil {
+			return nil, fmt.Errorf("arena %d: %w", i, err)
+		}
+		for _, r := range rep.Results {
+			if l, ok := level[r.Entrant]; ok && !r.Left {
+				kk := k{l, r.Seats}
+				bases[kk] = append(bases[kk], float64(arena.Base(r.Seats, r.Place, r.Shared)))
+			}
+		}
+	}
+	var rows []SizeRow
+	for _, l := range bot.Levels() {
+		for n := arena.MinSeats; n <= arena.MaxSeats; n++ {
+			if xs := bases[k{l, n}]; len(xs) > 0 {
+				rows = append(rows, SizeRow{Level: l, Seats: n, Base: figure(xs), Games: len(xs)})
+			}
+		}
+	}
+	return rows, nil
+}

@@ -33,3 +33,26 @@ func TestMeasure(t *testing.T) {
 	fmt.Println()
 	fmt.Print(Markdown(rows))
 }
+
+// TestMeasureBySize prints the mean Base a game at each table size:
+//
+//	go test ./arena/arenasim -run MeasureBySize -arenas 200 -min 3 -max 10 -bots -v
+func TestMeasureBySize(t *testing.T) {
+	if *arenas == 0 {
+		t.Skip("no -arenas")
+	}
+	c := Default()
+	c.Entrants, c.Seed, c.LeaverWaits = Field(), *seed, *leaverWaits
+	c.Rules.Min, c.Rules.Max, c.Rules.Bots = *minSeats, *maxSeats, *bots
+	rows, err := BySize(c, *arenas)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println(Describe(c, *arenas))
+	fmt.Println()
+	fmt.Println("| level | seats | mean points a game, no streak | games |")
+	fmt.Println("|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Printf("| %s | %d | %.1f ± %.1f | %d |\n", r.Level, r.Seats, r.Base.Mean, r.Base.Half, r.Games)
+	}
+}
