@@ -261,3 +261,34 @@ func BySize(c Config, arenas int) ([]SizeRow, error) {
 	}
 	return rows, nil
 }
+
+// Controlled is BySize without the pairing: games of each size from 3 to
+// 10 seats with one seat of each level and the others drawn at random from
+// the levels, the same field at every size, so that any difference between
+// sizes is the rule's and not who the tables gathered. It gives each
+// level's mean Base a game at each size over games games.
+func Controlled(c Config, games int) ([]SizeRow, error) {
+	var rows []SizeRow
+	levels := bot.Levels()
+	for _, l := range levels {
+		for n := arena.MinSeats; n <= arena.MaxSeats; n++ {
+			xs := make([]float64, games)
+			for g := range games {
+				seed := mix(c.Seed, uint64(g)<<8|uint64(n)<<4|uint64(slices.Index(levels, l)))
+				seats := make([]seat, n)
+				for i := range seats {
+					seats[i] = seat{Level: levels[mix(seed, uint64(i)+100)%3], Style: bot.Cautious}
+				}
+				me := int(seed % uint64(n))
+				seats[me].Level = l
+				pl, err := playGame(c.Options, seats, seed, start)
+				if err != nil {
+					return nil, err
+				}
+				xs[g] = float64(arena.Base(n, pl.Places[me], pl.Shared[me]))
+			}
+			rows = append(rows, SizeRow{Level: l, Seats: n, Base: figure(xs), Games: games})
+		}
+	}
+	return rows, nil
+}

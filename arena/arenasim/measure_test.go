@@ -13,6 +13,7 @@ var (
 	maxSeats    = flag.Int("max", 6, "the arenas' biggest table")
 	bots        = flag.Bool("bots", false, "house bots may fill seats")
 	seed        = flag.Uint64("seed", 1, "the measurement's seed")
+	games       = flag.Int("games", 0, "play this many games a level and size against a random field (0: skip)")
 )
 
 // TestMeasure prints the measurement for docs/arena.md:
@@ -54,5 +55,33 @@ func TestMeasureBySize(t *testing.T) {
 	fmt.Println("|---|---|---|---|")
 	for _, r := range rows {
 		fmt.Printf("| %s | %d | %.1f ± %.1f | %d |\n", r.Level, r.Seats, r.Base.Mean, r.Base.Half, r.Games)
+	}
+}
+
+// TestMeasureControlled prints the mean Base a game at each table size
+// against the same field at every size:
+//
+//	go test ./arena/arenasim -run MeasureControlled -games 3000 -v
+func TestMeasureControlled(t *testing.T) {
+	if *games == 0 {
+		t.Skip("no -games")
+	}
+	c := Default()
+	c.Seed = *seed
+	rows, err := Controlled(c, *games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Printf("%d games a level and size, the others' levels drawn at random, seed %d\n\n", *games, *seed)
+	fmt.Println("| level | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|")
+	for i, r := range rows {
+		if r.Seats == 3 {
+			fmt.Printf("| %s |", r.Level)
+		}
+		fmt.Printf(" %.1f ± %.1f |", r.Base.Mean, r.Base.Half)
+		if i+1 == len(rows) || rows[i+1].Seats == 3 {
+			fmt.Println()
+		}
 	}
 }
