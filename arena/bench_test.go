@@ -22,3 +22,31 @@ func BenchmarkPair(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPairRegrouped pairs the hardest common pool: whole tables back
+// at once, each table's players equal in points, so the order by points
+// would seat every table again as it was and every seat is exchanged (at
+// 20 they cannot all be parted: four tables' players at three tables).
+func BenchmarkPairRegrouped(b *testing.B) {
+	for _, k := range []int{20, 200, 2000, 20000} {
+		b.Run(fmt.Sprint(k), func(b *testing.B) {
+			pool := make([]Entrant, k)
+			for i := range pool {
+				pool[i] = Entrant{ID: fmt.Sprintf("p%d", i), Points: i / 6 * 10, Since: t0}
+			}
+			for i := range pool {
+				g := i / 6 * 6
+				for j := g; j < min(g+6, k); j++ {
+					pool[i].Last = append(pool[i].Last, pool[j].ID)
+				}
+			}
+			rules := Rules{Min: 4, Max: 6, Wait: DefaultWait}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if _, err := Pair(pool, rules, t0, uint64(i)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
