@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // BenchmarkPair pairs pools as an arena's at 4-6 seats might hold, their
@@ -49,4 +50,31 @@ func BenchmarkPairRegrouped(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkStandings ranks an arena of 2,000 entrants after 20 games each,
+// from the results and from a tally kept as they came.
+func BenchmarkStandings(b *testing.B) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	results := make([]Result, 40000)
+	for i := range results {
+		seats := 4 + rng.IntN(3)
+		results[i] = Result{Entrant: fmt.Sprintf("p%d", rng.IntN(2000)), Seats: seats, Place: 1 + rng.IntN(seats), Ended: t0.Add(time.Duration(i) * time.Second)}
+	}
+	b.Run("results", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Standings(results)
+		}
+	})
+	b.Run("tally", func(b *testing.B) {
+		var t Tally
+		for _, r := range results {
+			t.Add(r)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			t.Standings()
+		}
+	})
 }

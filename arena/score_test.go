@@ -158,6 +158,32 @@ func TestStandingsProperty(t *testing.T) {
 	}
 }
 
+// A tally fed the results one by one says what Standings says of them all,
+// at every step.
+func TestTally(t *testing.T) {
+	for seed := range uint64(300) {
+		rng := rand.New(rand.NewPCG(seed, 5))
+		results := randomResults(rng)
+		var tally Tally
+		for i, r := range results {
+			tally.Add(r)
+			if i%17 != 0 && i != len(results)-1 {
+				continue
+			}
+			if got, want := fmt.Sprint(tally.Standings()), fmt.Sprint(Standings(results[:i+1])); got != want {
+				t.Fatalf("seed %d, after %d results: the tally says\n%s\nStandings say\n%s", seed, i+1, got, want)
+			}
+			s, ok := tally.Of(r.Entrant)
+			if want := Total(results[:i+1], r.Entrant); !ok || fmt.Sprint(s) != fmt.Sprint(want) {
+				t.Fatalf("seed %d: %s is %+v in the tally, %+v recounted", seed, r.Entrant, s, want)
+			}
+		}
+		if _, ok := tally.Of("nobody"); ok {
+			t.Fatalf("seed %d: a standing for an entrant with no result", seed)
+		}
+	}
+}
+
 func randomResults(rng *rand.Rand) []Result {
 	n := rng.IntN(200)
 	entrants := 1 + rng.IntN(30)

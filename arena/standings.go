@@ -47,22 +47,11 @@ const recent = 10
 // computes the same order from the same results. Entrants with no result
 // are not listed.
 func Standings(results []Result) []Standing {
-	index := make(map[string]int)
-	var out []Standing
+	var t Tally
 	for _, r := range results {
-		i, ok := index[r.Entrant]
-		if !ok {
-			i = len(out)
-			index[r.Entrant] = i
-			out = append(out, Standing{Entrant: r.Entrant})
-		}
-		out[i].add(r)
+		t.Add(r)
 	}
-	slices.SortFunc(out, compare)
-	for i := range out {
-		out[i].Rank = i + 1
-	}
-	return out
+	return t.Standings()
 }
 
 // Total is the entrant's standing from the arena's results (Rank left 0).
@@ -74,6 +63,53 @@ func Total(results []Result, entrant string) Standing {
 		}
 	}
 	return s
+}
+
+// Tally keeps an arena's standings as results come, so that a director
+// need not recount every result for each pairing: after the same results
+// in the same order it says what Standings says. The zero Tally is empty.
+type Tally struct {
+	index map[string]int
+	lines []Standing
+}
+
+// Add counts the next result recorded.
+func (t *Tally) Add(r Result) {
+	if t.index == nil {
+		t.index = map[string]int{}
+	}
+	i, ok := t.index[r.Entrant]
+	if !ok {
+		i = len(t.lines)
+		t.index[r.Entrant] = i
+		t.lines = append(t.lines, Standing{Entrant: r.Entrant})
+	}
+	t.lines[i].add(r)
+}
+
+// Of is the entrant's standing so far (Rank left 0), ok false with none.
+func (t *Tally) Of(entrant string) (s Standing, ok bool) {
+	i, ok := t.index[entrant]
+	if !ok {
+		return Standing{Entrant: entrant}, false
+	}
+	s = t.lines[i]
+	s.Recent = slices.Clone(s.Recent)
+	return s, true
+}
+
+// Standings are the standings so far, ranked, in a slice of the caller's.
+func (t *Tally) Standings() []Standing {
+	out := make([]Standing, len(t.lines))
+	for i, s := range t.lines {
+		out[i] = s
+		out[i].Recent = slices.Clone(s.Recent)
+	}
+	slices.SortFunc(out, compare)
+	for i := range out {
+		out[i].Rank = i + 1
+	}
+	return out
 }
 
 // add counts the entrant's next result.
