@@ -3,7 +3,11 @@ package arenasim
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"testing"
+	"time"
+
+	"bullshit/engine/bot"
 )
 
 var (
@@ -18,7 +22,7 @@ var (
 
 // TestMeasure prints the measurement for docs/arena.md:
 //
-//	go test ./arena/arenasim -run Measure -arenas 400 -v
+//	go test ./arena/arenasim -run 'Measure$' -arenas 400 -v
 func TestMeasure(t *testing.T) {
 	if *arenas == 0 {
 		t.Skip("no -arenas")
@@ -84,4 +88,42 @@ func TestMeasureControlled(t *testing.T) {
 			fmt.Println()
 		}
 	}
+}
+
+var field = flag.Int("field", 0, "measure the waits in arenas of this many entrants playing normally (0: skip)")
+
+// TestMeasureWaits prints how long entrants wait for a table in arenas of
+// -field entrants of every level, playing normally:
+//
+//	go test ./arena/arenasim -run MeasureWaits -field 2000 -arenas 2 -v
+func TestMeasureWaits(t *testing.T) {
+	if *field == 0 {
+		t.Skip("no -field")
+	}
+	c := Default()
+	c.Seed, c.LeaverWaits = *seed, true
+	c.Rules.Min, c.Rules.Max, c.Rules.Bots = *minSeats, *maxSeats, *bots
+	levels := bot.Levels()
+	for i := range *field {
+		c.Entrants = append(c.Entrants, Entrant{ID: fmt.Sprintf("e%04d", i), Level: levels[i%3], Style: bot.Cautious,
+			Rating: float64(1200 + 300*(i%3)), Behaviour: Normal})
+	}
+	var waits []time.Duration
+	games := 0
+	for i := range max(*arenas, 1) {
+		ci := c
+		ci.Seed = mix(c.Seed, uint64(i))
+		rep, err := Run(ci)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waits = append(waits, rep.Waits...)
+		games += rep.Games
+	}
+	slices.Sort(waits)
+	q := func(f float64) time.Duration {
+		return waits[min(len(waits)-1, int(f*float64(len(waits))))].Round(100 * time.Millisecond)
+	}
+	fmt.Printf("| %d | %d-%d | %v | %d | %d | %v | %v | %v | %v |\n", *field, c.Rules.Min, c.Rules.Max, c.Rules.Bots, max(*arenas, 1),
+		games, q(0.5), q(0.9), q(0.99), waits[len(waits)-1].Round(100*time.Millisecond))
 }

@@ -88,8 +88,10 @@ type Report struct {
 	Games, Seats, Bots int
 	// Tables are every table, in the order opened.
 	Tables []Table
-	// Waited is each entrant's total time waiting in the pool.
+	// Waited is each entrant's total time waiting in the pool, and Waits
+	// every wait from joining the pool to being seated, in seating order.
 	Waited map[string]time.Duration
+	Waits  []time.Duration
 	// Points are each entrant's points as the arena counted them, game by
 	// game, which the standings recompute from the results.
 	Points map[string]int
@@ -352,6 +354,7 @@ func (r *runner) open(ids []string, now time.Time) error {
 		en := r.who[id]
 		seats[i] = seat{Level: en.Level, Style: en.Style, Leaver: en.Behaviour == Leaves}
 		r.rep.Waited[id] += now.Sub(en.since)
+		r.rep.Waits = append(r.rep.Waits, now.Sub(en.since))
 	}
 	r.rep.Seats += len(ids)
 	pl, err := playGame(r.c.Options, seats, mix(r.c.Seed, uint64(n)+1<<32), now)
