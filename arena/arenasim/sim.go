@@ -182,9 +182,7 @@ func Run(c Config) (Report, error) {
 		for len(r.events) > 0 && !r.events[0].at.After(now) {
 			e := r.events[0]
 			r.events = r.events[1:]
-			if err := r.handle(e); err != nil {
-				return Report{}, err
-			}
+			r.handle(e)
 			paired = paired || e.kind == back
 		}
 		if paired {
@@ -226,7 +224,7 @@ func (r *runner) push(e event) {
 }
 
 // handle does what an event says.
-func (r *runner) handle(e event) error {
+func (r *runner) handle(e event) {
 	switch e.kind {
 	case back:
 		en := r.who[e.id]
@@ -255,7 +253,6 @@ func (r *runner) handle(e event) error {
 			r.push(event{at: at, kind: back, id: id})
 		}
 	}
-	return nil
 }
 
 // record records id's result at g, a leave if it left.
