@@ -25,8 +25,9 @@ func ExampleBase() {
 	// 10 seats: 100  89  78  67  56  44  33  22  11   0
 }
 
-// A streak: after two good results in a row each good one scores double;
-// a bad result, or a game left, ends it.
+// A streak: after two good results in a row each good one scores double,
+// and a middle one (3rd of 5) half as much again; a bad result, or a game
+// left, ends it.
 func ExampleScore() {
 	results := []arena.Result{
 		{Seats: 5, Place: 1}, {Seats: 5, Place: 2}, {Seats: 5, Place: 1},
@@ -42,7 +43,7 @@ func ExampleScore() {
 	// place 1 of 5: 100 points, streak 1
 	// place 2 of 5:  75 points, streak 2
 	// place 1 of 5: 200 points, streak 3
-	// place 3 of 5:  50 points, streak 3
+	// place 3 of 5:  75 points, streak 3
 	// place 2 of 5: 150 points, streak 4
 	// place 5 of 5:   0 points, streak 0
 	// place 1 of 5: 100 points, streak 1

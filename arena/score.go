@@ -78,24 +78,31 @@ func GradeOf(r Result) Grade {
 }
 
 // Fire is how many good results in a row put an entrant on fire: from
-// then on each good result scores double, until a bad one.
+// then on each good result scores double, and a middle one half as much
+// again, until a bad one.
 const Fire = 2
 
 // Score is the points r earns after streak good results in a row, and the
 // streak after it. Doubling only good results on fire, not every result,
-// rewards winning again rather than merely playing on a streak.
+// rewards winning again rather than merely playing on a streak. A middle
+// result, half good, earns half the bonus: without it an odd table's
+// streak would pay less a game than an even one's.
 func Score(r Result, streak int) (points, next int) {
 	if r.Left {
 		return 0, 0
 	}
 	points = Base(r.Seats, r.Place, r.Shared)
+	fire := streak >= Fire
 	switch GradeOf(r) {
 	case Good:
-		if streak >= Fire {
+		if fire {
 			points *= 2
 		}
 		return points, streak + 1
 	case Middle:
+		if fire {
+			points += points / 2
+		}
 		return points, streak
 	}
 	return points, 0

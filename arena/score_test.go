@@ -64,6 +64,26 @@ func TestBaseSums(t *testing.T) {
 	}
 }
 
+// On fire, an even player's bonus a game (each place as likely) is much the
+// same at every size: were a middle result not paid half the bonus, an odd
+// table's would be a sixth less than an even one's.
+func TestStreakBonusBySize(t *testing.T) {
+	lo, hi := 100.0, 0.0
+	for n := MinSeats; n <= MaxSeats; n++ {
+		bonus := 0
+		for p := 1; p <= n; p++ {
+			r := Result{Seats: n, Place: p}
+			on, _ := Score(r, Fire)
+			bonus += on - Base(n, p, 1)
+		}
+		mean := float64(bonus) / float64(n)
+		lo, hi = min(lo, mean), max(hi, mean)
+	}
+	if hi-lo > 3 {
+		t.Errorf("the bonus a game on fire runs from %.1f to %.1f across sizes, want within 3", lo, hi)
+	}
+}
+
 func TestScoreStreak(t *testing.T) {
 	win := Result{Seats: 4, Place: 1}
 	second := Result{Seats: 4, Place: 2}
@@ -79,7 +99,7 @@ func TestScoreStreak(t *testing.T) {
 		{"two wins then doubled", []Result{win, win, win, win}, []int{100, 100, 200, 200}, 4},
 		{"a second place extends it", []Result{win, second, second}, []int{100, 67, 134}, 3},
 		{"a middle neither extends nor breaks", []Result{win, middle, win, win}, []int{100, 50, 100, 200}, 3},
-		{"a middle on fire is not doubled", []Result{win, win, middle}, []int{100, 100, 50}, 2},
+		{"a middle on fire earns half the bonus", []Result{win, win, middle, win}, []int{100, 100, 75, 200}, 3},
 		{"last breaks it", []Result{win, win, last, win}, []int{100, 100, 0, 100}, 1},
 		{"leaving scores nothing and breaks it", []Result{win, win, left, win}, []int{100, 100, 0, 100}, 1},
 	}
@@ -152,6 +172,7 @@ func TestStandingsProperty(t *testing.T) {
 				t.Fatalf("seed %d: line %d (%+v) not after line %d (%+v)", seed, i, s, i-1, st[i-1])
 			}
 			if s.Points < s.Sum || s.Points > 2*s.Sum {
+				// Every result earns its Base, and at most as much again.
 				t.Fatalf("seed %d: %s has %d points from %d base", seed, s.Entrant, s.Points, s.Sum)
 			}
 		}
