@@ -51,6 +51,8 @@ lint:
 	$(GO) vet ./...
 	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./engine/... | grep -v '^bullshit/engine'); \
 	 if [ -n "$$deps" ]; then echo "engine imports outside the standard library:"; echo "$$deps"; exit 1; fi
+	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./arena | grep -v '^bullshit/arena$$'); \
+	 if [ -n "$$deps" ]; then echo "arena imports outside the standard library:"; echo "$$deps"; exit 1; fi
 	@deps=$$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./api/client | grep -v '^bullshit/\(engine\|engine/drive\|api/client\)$$'); \
 	 if [ -n "$$deps" ]; then echo "the API client imports more than the engine and the standard library:"; echo "$$deps"; exit 1; fi
 	@deps=$$($(GO) list -deps ./web | grep '^bullshit/api\(/\|$$\)'); \
