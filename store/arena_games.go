@@ -1,0 +1,206 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/uptrace/bun"
+
+	"bullshit/game"
+)
+
+// ErrArenaNotStarted is a table formed in an arena before its start.
+var ErrArenaNotStarted = errors.New("the arena has not started")
+
+// arenaGame links a game to the arena it was formed in.
+type arenaGame struct {
+	bun.BaseModel `bun:"table:arena_games,alias:ag"`
+	GameID        string    `bun:"game_id,pk"`
+	ArenaID       int64     `bun:"arena_id"`
+	FormedAt      time.Time `bun:"formed_at"`
+}
+
+// CreateArenaGame stores a table formed in an arena: the game and its
+// seats as CreateGame does, and its link to the arena, all or nothing, so
+// a pairing decision is stored whole or not at all. It is fenced on the
+// arena's director's f (else ErrFenced, and nothing is written), and
+// refused, writing nothing, when formedAt is before the arena's start
+// (ErrArenaNotStarted) or at or after its end, or the arena is closed
+// (ErrArenaOver), or when a seat's account is at another of the arena's
+// tables still open or live (ErrArenaBusy). A game id already taken is
+// ErrDuplicate, so the caller can draw another. The game's own owner and
+// epoch are g's: the table may run on another node than the director.
+func (s *Store) CreateArenaGame(ctx context.Context, f Fence, arena int64, g *Game, seats []Seat, formedAt time.Time) error {
+	row, err := toGameRow(g)
+	if err != nil {
+		return err
+	}
+	rows := withGameID(seats, g.ID)
+	var players []int64
+	for _, seat := range seats {
+		if seat.PlayerID != 0 {
+			players = append(players, seat.PlayerID)
+		}
+	}
+	err = s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+		held, err := s.holdArena(ctx, tx, arena, f)
+		switch {
+		case err != nil:
+			return err
+		case formedAt.Before(held.StartsAt):
+			return ErrArenaNotStarted
+		case !formedAt.Before(held.EndsAt) || !held.DoneAt.IsZero():
+			return ErrArenaOver
+		}
+		if len(players) > 0 {
+			// Through seats_player_id: the seats of these accounts, then
+			// their games and links by key.
+			var busy []int64
+			err := tx.NewSelect().TableExpr("seats AS s").
+				Join("JOIN arena_games AS ag ON ag.game_id = s.game_id").
+				Join("JOIN games AS g ON g.id = s.game_id").
+				Column("s.player_id").
+				Where("s.player_id IN (?)", bun.In(players)).
+				Where("ag.arena_id = ?", arena).
+				Where("g.status IN (?)", bun.In([]game.Status{game.StatusOpen, game.StatusLive})).
+				Limit(1).Scan(ctx, &busy)
+			if err != nil {
+				return err
+			}
+			if len(busy) > 0 {
+				return fmt.Errorf("%w: account %d", ErrArenaBusy, busy[0])
+			}
+		}
+		if _, err := tx.NewInsert().Model(&row).Returning("NULL").Exec(ctx); err != nil {
+			return classify(err)
+		}
+		if len(rows) > 0 {
+			if _, err := tx.NewInsert().Model(&rows).Returning("NULL").Exec(ctx); err != nil {
+				return classify(err)
+			}
+		}
+		link := arenaGame{GameID: g.ID, ArenaID: arena, FormedAt: formedAt}
+		_, err = tx.NewInsert().Model(&link).Returning("NULL").Exec(ctx)
+		return classify(err)
+	})
+	if err != nil {
+		return fmt.Errorf("form table %s in arena %d: %w", g.ID, arena, err)
+	}
+	return nil
+}
+
+// ArenaResult is an entrant's seat in a finished game of an arena.
+type ArenaResult struct {
+	ArenaID  int64  `bun:"arena_id"`
+	GameID   string `bun:"game_id"`
+	PlayerID int64  `bun:"player_id"`
+	Seat     int    `bun:"seat"`
+	// Seats is how many sat at the table, Place the seat's (1 the best).
+	Seats int `bun:"seats"`
+	Place int `bun:"place"`
+	// Left says the entrant handed the seat to a bot (left the table, or
+	// had it taken over): it ended played by a bot. Covered says a bot
+	// played it at some point, an away spell included.
+	Left    bool      `bun:"left_seat"`
+	Covered bool      `bun:"covered"`
+	EndedAt time.Time `bun:"ended_at"`
+}
+
+// ArenaResults reads, in one query, every entrant's seat in every finished
+// game of an arena, in the order the games ended (then by game and seat):
+// what its standings are computed from. Games ended early (status ended)
+// are not results. Seats of accounts that are not entrants (there are
+// none unless written otherwise) and of bots are left out.
+func (s *Store) ArenaResults(ctx context.Context, arena int64) ([]ArenaResult, error) {
+	var out []ArenaResult
+	err := s.db.NewRaw(`SELECT ag.arena_id, ag.game_id, s.player_id, r.seat,
+			(SELECT COUNT(*) FROM results AS n WHERE n.game_id = r.game_id) AS seats,
+			r.place, s.kind = ? AS left_seat, s.covered, g.ended_at
+		FROM arena_games AS ag
+		JOIN games AS g ON g.id = ag.game_id
+		JOIN results AS r ON r.game_id = ag.game_id
+		JOIN seats AS s ON s.game_id = r.game_id AND s.seat = r.seat
+		JOIN arena_entries AS e ON e.arena_id = ag.arena_id AND e.player_id = s.player_id
+		WHERE ag.arena_id = ? AND g.status = ?
+		ORDER BY g.ended_at, g.id, r.seat`, game.SeatBot, arena, game.StatusFinished).Scan(ctx, &out)
+	if err != nil {
+		return nil, fmt.Errorf("read the results of arena %d: %w", arena, err)
+	}
+	for i := range out {
+		out[i].EndedAt = utc(out[i].EndedAt)
+	}
+	return out, nil
+}
+
+// ArenaTable is a game of an arena still open or live, with its entrants.
+type ArenaTable struct {
+	GameID   string
+	FormedAt time.Time
+	// Players are the entrants' accounts by seat; a seat without one (a
+	// house bot) is 0.
+	Players []int64
+}
+
+// ArenaTables reads an arena's games still open or live, the earliest
+// formed first: each entrant's current table.
+func (s *Store) ArenaTables(ctx context.Context, arena int64) ([]ArenaTable, error) {
+	var rows []struct {
+		GameID   string    `bun:"game_id"`
+		FormedAt time.Time `bun:"formed_at"`
+		Seat     int       `bun:"seat"`
+		PlayerID int64     `bun:"player_id"`
+	}
+	err := s.db.NewRaw(`SELECT ag.game_id, ag.formed_at, s.seat, COALESCE(s.player_id, 0) AS player_id
+		FROM arena_games AS ag
+		JOIN games AS g ON g.id = ag.game_id
+		JOIN seats AS s ON s.game_id = ag.game_id
+		WHERE ag.arena_id = ? AND g.status IN (?)
+		ORDER BY ag.formed_at, ag.game_id, s.seat`, arena, bun.In([]game.Status{game.StatusOpen, game.StatusLive})).Scan(ctx, &rows)
+	if err != nil {
+		return nil, fmt.Errorf("read the tables of arena %d: %w", arena, err)
+	}
+	var out []ArenaTable
+	for _, r := range rows {
+		if len(out) == 0 || out[len(out)-1].GameID != r.GameID {
+			out = append(out, ArenaTable{GameID: r.GameID, FormedAt: utc(r.FormedAt)})
+		}
+		t := &out[len(out)-1]
+		t.Players = append(t.Players, r.PlayerID)
+	}
+	return out, nil
+}
+
+// ArenaGame is a game formed in an arena, for its history.
+type ArenaGame struct {
+	GameID   string      `bun:"game_id"`
+	FormedAt time.Time   `bun:"formed_at"`
+	Status   game.Status `bun:"status"`
+	// EndedAt is zero while the game is in play.
+	EndedAt time.Time `bun:"ended_at"`
+}
+
+// ArenaGames lists a page of an arena's games, the latest formed first,
+// off the arena_games_arena index.
+func (s *Store) ArenaGames(ctx context.Context, arena int64, limit, offset int) ([]ArenaGame, error) {
+	var out []ArenaGame
+	q := s.db.NewSelect().TableExpr("arena_games AS ag").
+		Join("JOIN games AS g ON g.id = ag.game_id").
+		ColumnExpr("ag.game_id, ag.formed_at, g.status, g.ended_at").
+		Where("ag.arena_id = ?", arena).
+		OrderExpr("ag.formed_at DESC, ag.game_id DESC")
+	if limit > 0 {
+		q = q.Limit(int64(limit))
+	}
+	if offset > 0 {
+		q = q.Offset(int64(offset))
+	}
+	if err := q.Scan(ctx, &out); err != nil {
+		return nil, fmt.Errorf("list the games of arena %d: %w", arena, err)
+	}
+	for i := range out {
+		out[i].FormedAt, out[i].EndedAt = utc(out[i].FormedAt), utc(out[i].EndedAt)
+	}
+	return out, nil
+}

@@ -1,0 +1,5 @@
+DROP TABLE IF EXISTS arena_games;
+--bun:split
+DROP TABLE IF EXISTS arena_entries;
+--bun:split
+DROP TABLE IF EXISTS arenas;
