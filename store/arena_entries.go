@@ -78,6 +78,7 @@ func (s *Store) JoinArena(ctx context.Context, arena, player int64, at time.Time
 				return nil
 			}
 			// A pause ended: the entry holds its place already.
+			changed = true
 			return setEntry(ctx, tx, &entry, EntryActive, at)
 		}
 		if row.MaxEntrants > 0 {
