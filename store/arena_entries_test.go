@@ -15,7 +15,10 @@ func TestArenaEntryStates(t *testing.T) {
 		ann := mustAccount(t, s, "Ann")
 		a := mustArena(t, s, newArena("a", 0, base, time.Hour))
 		at := func(m int) time.Time { return base.Add(time.Duration(m) * time.Minute) }
-		join := func(at time.Time) (bool, error) { _, changed, err := s.JoinArena(ctx, a.ID, ann.ID, at); return changed, err }
+		join := func(at time.Time) (bool, error) {
+			_, changed, err := s.JoinArena(ctx, a.ID, ann.ID, at)
+			return changed, err
+		}
 		pause := func(at time.Time) (bool, error) { return s.PauseEntry(ctx, a.ID, ann.ID, at) }
 		resume := func(at time.Time) (bool, error) { return s.ResumeEntry(ctx, a.ID, ann.ID, at) }
 		leave := func(at time.Time) (bool, error) { return s.LeaveArena(ctx, a.ID, ann.ID, at) }
