@@ -93,40 +93,73 @@ func (s *Store) CreateArenaGame(ctx context.Context, f Fence, arena int64, g *Ga
 
 // ArenaResult is an entrant's seat in a finished game of an arena.
 type ArenaResult struct {
-	ArenaID  int64  `bun:"arena_id"`
-	GameID   string `bun:"game_id"`
-	PlayerID int64  `bun:"player_id"`
-	Seat     int    `bun:"seat"`
+	bun.BaseModel `bun:"table:arena_results,alias:ares"`
+	ArenaID       int64 `bun:"arena_id,pk"`
+	// EndedAt is when the game ended.
+	EndedAt  time.Time `bun:"ended_at,pk"`
+	GameID   string    `bun:"game_id,pk"`
+	Seat     int       `bun:"seat,pk"`
+	PlayerID int64     `bun:"player_id"`
 	// Seats is how many sat at the table, Place the seat's (1 the best).
 	Seats int `bun:"seats"`
 	Place int `bun:"place"`
 	// Left says the entrant handed the seat to a bot (left the table, or
 	// had it taken over): it ended played by a bot. Covered says a bot
 	// played it at some point, an away spell included.
-	Left    bool      `bun:"left_seat"`
-	Covered bool      `bun:"covered"`
-	EndedAt time.Time `bun:"ended_at"`
+	Left    bool `bun:"left_seat"`
+	Covered bool `bun:"covered"`
 }
 
-// ArenaResults reads, in one query, every entrant's seat in every finished
-// game of an arena, in the order the games ended (then by game and seat):
-// what its standings are computed from. Games ended early (status ended)
-// are not results. Seats of accounts that are not entrants (there are
-// none unless written otherwise) and of bots are left out.
-func (s *Store) ArenaResults(ctx context.Context, arena int64) ([]ArenaResult, error) {
-	var out []ArenaResult
-	err := s.db.NewRaw(`SELECT ag.arena_id, ag.game_id, s.player_id, r.seat,
-			(SELECT COUNT(*) FROM results AS n WHERE n.game_id = r.game_id) AS seats,
-			r.place, s.kind = ? AS left_seat, s.covered, g.ended_at
+// storeArenaResults writes, in a finishing game's transaction, the
+// results of its entrants' seats if the game was formed in an arena: its
+// results, seats and end are written by then. A game of no arena costs
+// one look-up of the arena_games key, which finds nothing. Seats of bots
+// and of accounts that are not entrants are left out.
+func storeArenaResults(ctx context.Context, tx bun.Tx, id string) error {
+	_, err := tx.NewRaw(`INSERT INTO arena_results
+			(arena_id, ended_at, game_id, seat, player_id, seats, place, left_seat, covered)
+		SELECT ag.arena_id, g.ended_at, r.game_id, r.seat, s.player_id,
+			(SELECT COUNT(*) FROM results AS n WHERE n.game_id = r.game_id),
+			r.place, s.kind = ?, s.covered
 		FROM arena_games AS ag
 		JOIN games AS g ON g.id = ag.game_id
 		JOIN results AS r ON r.game_id = ag.game_id
 		JOIN seats AS s ON s.game_id = r.game_id AND s.seat = r.seat
 		JOIN arena_entries AS e ON e.arena_id = ag.arena_id AND e.player_id = s.player_id
-		WHERE ag.arena_id = ? AND g.status = ?
-		ORDER BY g.ended_at, g.id, r.seat`, game.SeatBot, arena, game.StatusFinished).Scan(ctx, &out)
+		WHERE ag.game_id = ?`, game.SeatBot, id).Exec(ctx)
+	return classify(err)
+}
+
+// ArenaResults reads every entrant's seat in every finished game of an
+// arena, in the order the games ended (then by game and seat), off the
+// arena_results key: what its standings are computed from, whole. Games
+// ended early (status ended) have none.
+func (s *Store) ArenaResults(ctx context.Context, arena int64) ([]ArenaResult, error) {
+	var out []ArenaResult
+	err := s.db.NewSelect().Model(&out).Where("ares.arena_id = ?", arena).
+		OrderExpr("ares.ended_at, ares.game_id, ares.seat").Scan(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("read the results of arena %d: %w", arena, err)
+	}
+	for i := range out {
+		out[i].EndedAt = utc(out[i].EndedAt)
+	}
+	return out, nil
+}
+
+// ArenaGameResults reads the entrants' results of the listed games of an
+// arena, in the same order as ArenaResults: a director adds those of the
+// tables it saw end (ArenaTables) to the standings it holds. A game not
+// finished, or of another arena, has none.
+func (s *Store) ArenaGameResults(ctx context.Context, arena int64, games []string) ([]ArenaResult, error) {
+	if len(games) == 0 {
+		return nil, nil
+	}
+	var out []ArenaResult
+	err := s.db.NewSelect().Model(&out).Where("ares.game_id IN (?)", bun.In(games)).Where("ares.arena_id = ?", arena).
+		OrderExpr("ares.ended_at, ares.game_id, ares.seat").Scan(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("read the results of %d games of arena %d: %w", len(games), arena, err)
 	}
 	for i := range out {
 		out[i].EndedAt = utc(out[i].EndedAt)

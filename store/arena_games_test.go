@@ -193,6 +193,13 @@ func TestArenaResults(t *testing.T) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("ArenaResults =\n%s\nwant\n%s", describe(got), describe(want))
 		}
+		some, err := s.ArenaGameResults(ctx, a.ID, []string{"g5", "g1", "g6", "g7", "g3", "nope"})
+		if err != nil || !reflect.DeepEqual(some, want[1:]) {
+			t.Errorf("ArenaGameResults =\n%s, %v\nwant\n%s", describe(some), err, describe(want[1:]))
+		}
+		if got, err := s.ArenaGameResults(ctx, a.ID, nil); err != nil || len(got) != 0 {
+			t.Errorf("ArenaGameResults of no games = %s, %v, want none", describe(got), err)
+		}
 		if got, err := s.ArenaResults(ctx, a.ID+100); err != nil || len(got) != 0 {
 			t.Errorf("ArenaResults of no arena = %s, %v, want none", describe(got), err)
 		}

@@ -57,5 +57,24 @@ CREATE TABLE IF NOT EXISTS arena_games (
 --bun:split
 CREATE INDEX IF NOT EXISTS arena_games_arena ON arena_games (arena_id, formed_at);
 --bun:split
+-- Each entrant's seat in each finished game of an arena, written in the
+-- transaction that finishes the game: the standings' whole input in one
+-- narrow table, read in the order the games ended.
+CREATE TABLE IF NOT EXISTS arena_results (
+	arena_id  BIGINT    NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
+	ended_at  TIMESTAMPTZ NOT NULL,
+	game_id   TEXT      NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+	seat      INTEGER   NOT NULL,
+	player_id BIGINT    NOT NULL,
+	seats     INTEGER   NOT NULL,
+	place     INTEGER   NOT NULL,
+	left_seat BOOLEAN   NOT NULL,
+	covered   BOOLEAN   NOT NULL,
+	PRIMARY KEY (arena_id, ended_at, game_id, seat)
+);
+--bun:split
+-- The results of given games, as a director reads those of the tables it saw end.
+CREATE INDEX IF NOT EXISTS arena_results_game ON arena_results (game_id, seat);
+--bun:split
 -- The arenas a claim looks at: those still directed, by owner.
 CREATE INDEX IF NOT EXISTS arenas_owner_directing ON arenas (owner) WHERE done_at IS NULL;
