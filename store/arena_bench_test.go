@@ -50,7 +50,7 @@ func seedArena(tb testing.TB, s *Store) Arena {
 			seats   []Seat
 			results []Result
 			links   []arenaGame
-			points  []ArenaResult
+			points  []arenaResultRow
 		)
 		flush := func() error {
 			for _, m := range []any{&games, &seats, &results, &links, &points} {
@@ -89,7 +89,7 @@ func seedArena(tb testing.TB, s *Store) Arena {
 				if !live {
 					// As FinishGame writes them.
 					results = append(results, Result{GameID: id, Seat: seat, Place: places[seat] + 1, Left: places[seat]})
-					points = append(points, ArenaResult{ArenaID: a.ID, EndedAt: gm.EndedAt, GameID: id, Seat: seat, PlayerID: int64(p + 1),
+					points = append(points, arenaResultRow{ArenaID: a.ID, EndedUS: gm.EndedAt.UnixMicro(), GameID: id, Seat: seat, PlayerID: int64(p + 1),
 						Seats: n, Place: places[seat] + 1, Left: kind == game.SeatBot, Covered: kind == game.SeatBot})
 				}
 			}

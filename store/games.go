@@ -299,7 +299,7 @@ func (s *Store) FinishGame(ctx context.Context, f Fence, id string, status game.
 				return fmt.Errorf("store the results of game %s: %w", id, classify(err))
 			}
 			if status == game.StatusFinished {
-				if err := storeArenaResults(ctx, tx, id); err != nil {
+				if err := storeArenaResults(ctx, tx, id, at); err != nil {
 					return fmt.Errorf("store the arena results of game %s: %w", id, err)
 				}
 			}

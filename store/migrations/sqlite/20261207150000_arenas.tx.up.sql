@@ -59,10 +59,12 @@ CREATE INDEX IF NOT EXISTS arena_games_arena ON arena_games (arena_id, formed_at
 --bun:split
 -- Each entrant's seat in each finished game of an arena, written in the
 -- transaction that finishes the game: the standings' whole input in one
--- narrow table, read in the order the games ended. Without a rowid, the rows are stored in that order.
+-- narrow table, read in the order the games ended. The end is kept as
+-- Unix microseconds (a timestamp's precision): read back as text, 100,000
+-- timestamps would cost SQLite's driver more than the rest of the rows. Without a rowid, the rows are stored in that order.
 CREATE TABLE IF NOT EXISTS arena_results (
 	arena_id  INTEGER   NOT NULL REFERENCES arenas (id) ON DELETE CASCADE,
-	ended_at  TIMESTAMP NOT NULL,
+	ended_us  BIGINT    NOT NULL,
 	game_id   TEXT      NOT NULL REFERENCES games (id) ON DELETE CASCADE,
 	seat      INTEGER   NOT NULL,
 	player_id INTEGER   NOT NULL,
@@ -70,7 +72,7 @@ CREATE TABLE IF NOT EXISTS arena_results (
 	place     INTEGER   NOT NULL,
 	left_seat BOOLEAN   NOT NULL,
 	covered   BOOLEAN   NOT NULL,
-	PRIMARY KEY (arena_id, ended_at, game_id, seat)
+	PRIMARY KEY (arena_id, ended_us, game_id, seat)
 ) WITHOUT ROWID;
 --bun:split
 -- The results of given games, as a director reads those of the tables it saw end.
