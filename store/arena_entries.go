@@ -52,11 +52,12 @@ func (s *Store) JoinArena(ctx context.Context, arena, player int64, at time.Time
 	err := s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		entry, changed = ArenaEntry{}, false
 		// The arena's row is locked so that joins racing for its last
-		// places are counted one after the other (SQLite has one writer).
+		// places are counted one after the other (SQLite has one writer);
+		// FOR NO KEY UPDATE, as a director's tables lock it (holdArena).
 		var row arenaRow
 		lock := ""
 		if s.dialect == Postgres {
-			lock = " FOR UPDATE"
+			lock = " FOR NO KEY UPDATE"
 		}
 		err := tx.NewRaw(`SELECT id, ends_at, done_at, max_entrants FROM arenas WHERE id = ?`+lock, arena).Scan(ctx, &row)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -342,3 +342,44 @@ func TestArenaClaimsRaceTables(t *testing.T) {
 		t.Errorf("%d tables stored, want the %d acknowledged", len(stored), n)
 	}
 }
+
+// TestArenaTablesRace: tables formed at once with one entrant in common
+// seat them once: exactly one is stored, the others are ErrArenaBusy.
+func TestArenaTablesRace(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := newStore(t, db)
+		a := mustArena(t, s, newArena("a", 0, base, time.Hour))
+		const tables = 8
+		names := []string{"Ann"}
+		for i := range tables {
+			names = append(names, fmt.Sprint("other", i))
+		}
+		p := entrants(t, s, a, names...)
+		errs := make([]error, tables)
+		var wg sync.WaitGroup
+		for i := range tables {
+			wg.Go(func() {
+				g, seats := arenaTable(fmt.Sprint("t", i), base, 3, p[0], p[1+i])
+				errs[i] = s.CreateArenaGame(ctx, a.Fence(), a.ID, &g, seats, base.Add(time.Second))
+			})
+		}
+		wg.Wait()
+		stored := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				stored++
+			case !errors.Is(err, ErrArenaBusy):
+				t.Errorf("table %d: %v, want nil or ErrArenaBusy", i, err)
+			}
+		}
+		tablesIn, err := s.ArenaTables(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stored != 1 || len(tablesIn) != 1 {
+			t.Errorf("%d tables acknowledged, %d stored, want 1 and 1", stored, len(tablesIn))
+		}
+	})
+}

@@ -312,12 +312,21 @@ func (s *Store) CloseArena(ctx context.Context, f Fence, id int64, at time.Time)
 	})
 }
 
-// holdArena reads an arena's end in a director's transaction, share-locking
-// its row on PostgreSQL so that a claim waits for the transaction, or
-// refuses it: ErrNotFound, ErrFenced when f is not the arena's fence.
+// holdArena reads an arena's times in a director's transaction, or refuses
+// it: ErrNotFound, ErrFenced when f is not the arena's fence. On
+// PostgreSQL it locks the arena's row for the transaction: a claim skips
+// the arena or waits, so a write either commits before the epoch changes
+// or sees the new one; and the director's own tables are formed one after
+// the other, so the check that no entrant sits at two of them is exact.
+// (FOR NO KEY UPDATE, so entries written meanwhile, whose keys refer to
+// the row, do not wait for it.) SQLite writes one transaction at a time.
 func (s *Store) holdArena(ctx context.Context, tx bun.Tx, id int64, f Fence) (arenaRow, error) {
+	lock := ""
+	if s.dialect == Postgres {
+		lock = " FOR NO KEY UPDATE"
+	}
 	var row arenaRow
-	err := tx.NewRaw(`SELECT id, owner, epoch, starts_at, ends_at, done_at FROM arenas WHERE id = ?`+s.lockShare(), id).Scan(ctx, &row)
+	err := tx.NewRaw(`SELECT id, owner, epoch, starts_at, ends_at, done_at FROM arenas WHERE id = ?`+lock, id).Scan(ctx, &row)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return row, ErrNotFound
