@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 )
@@ -188,6 +190,45 @@ func TestArenaEntriesAndAccountArenas(t *testing.T) {
 			if !reflect.DeepEqual(gotIDs, wantIDs) {
 				t.Errorf("AccountArenas(%d, %d, %d) = %v, want %v", tc.player, tc.limit, tc.offset, gotIDs, wantIDs)
 			}
+		}
+	})
+}
+
+// TestArenaLastPlaces: accounts racing for an arena's last places take
+// exactly as many as are left.
+func TestArenaLastPlaces(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := newStore(t, db)
+		a := newArena("small", 0, base, time.Hour)
+		a.MaxEntrants = 3
+		a = mustArena(t, s, a)
+		const racers = 10
+		ids := make([]int64, racers)
+		for i := range ids {
+			ids[i] = mustAccount(t, s, fmt.Sprint("racer", i)).ID
+		}
+		errs := make([]error, racers)
+		var wg sync.WaitGroup
+		for i := range racers {
+			wg.Go(func() { _, _, errs[i] = s.JoinArena(ctx, a.ID, ids[i], base) })
+		}
+		wg.Wait()
+		joined := 0
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				joined++
+			case !errors.Is(err, ErrArenaFull):
+				t.Errorf("racer %d: %v, want nil or ErrArenaFull", i, err)
+			}
+		}
+		entries, err := s.ArenaEntries(ctx, a.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if joined != a.MaxEntrants || len(entries) != a.MaxEntrants {
+			t.Errorf("%d joins acknowledged, %d stored, want %d and %d", joined, len(entries), a.MaxEntrants, a.MaxEntrants)
 		}
 	})
 }
