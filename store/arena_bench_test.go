@@ -191,6 +191,25 @@ func BenchmarkArena(b *testing.B) {
 					}
 				}
 			})
+			// A pool of 200 paired at once: 40 tables in one transaction.
+			b.Run("form40", func(b *testing.B) {
+				for b.Loop() {
+					tables := make([]FormedTable, 40)
+					for t := range tables {
+						n++
+						players := make([]int64, 5)
+						for i := range players {
+							players[i] = free[(t*5+i)%len(free)]
+						}
+						g, seats := arenaTable(fmt.Sprintf("f%07d", n), a.StartsAt, 5, players...)
+						g.Status = game.StatusFinished
+						tables[t] = FormedTable{Game: &g, Seats: seats}
+					}
+					if err := s.CreateArenaGames(ctx, a.Fence(), a.ID, tables, a.StartsAt.Add(time.Hour)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		})
 	}
 }

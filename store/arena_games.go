@@ -22,6 +22,12 @@ type arenaGame struct {
 	FormedAt      time.Time `bun:"formed_at"`
 }
 
+// FormedTable is a game formed in an arena, with its seats.
+type FormedTable struct {
+	Game  *Game
+	Seats []Seat
+}
+
 // CreateArenaGame stores a table formed in an arena: the game and its
 // seats as CreateGame does, and its link to the arena, all or nothing, so
 // a pairing decision is stored whole or not at all. It is fenced on the
@@ -33,18 +39,47 @@ type arenaGame struct {
 // ErrDuplicate, so the caller can draw another. The game's own owner and
 // epoch are g's: the table may run on another node than the director.
 func (s *Store) CreateArenaGame(ctx context.Context, f Fence, arena int64, g *Game, seats []Seat, formedAt time.Time) error {
-	row, err := toGameRow(g)
-	if err != nil {
-		return err
+	if err := s.CreateArenaGames(ctx, f, arena, []FormedTable{{Game: g, Seats: seats}}, formedAt); err != nil {
+		return fmt.Errorf("form table %s in arena %d: %w", g.ID, arena, err)
 	}
-	rows := withGameID(seats, g.ID)
-	var players []int64
-	for _, seat := range seats {
-		if seat.PlayerID != 0 {
+	return nil
+}
+
+// CreateArenaGames stores the tables of one pairing as CreateArenaGame
+// stores one, all in one transaction: a pool paired at once (an arena's
+// start) pays for one commit, and an account seated at two of the tables
+// is ErrArenaBusy.
+func (s *Store) CreateArenaGames(ctx context.Context, f Fence, arena int64, tables []FormedTable, formedAt time.Time) error {
+	if len(tables) == 0 {
+		return nil
+	}
+	var (
+		games   []gameRow
+		seats   []Seat
+		links   []arenaGame
+		players []int64
+	)
+	seated := map[int64]bool{}
+	for _, t := range tables {
+		row, err := toGameRow(t.Game)
+		if err != nil {
+			return err
+		}
+		games = append(games, row)
+		seats = append(seats, withGameID(t.Seats, t.Game.ID)...)
+		links = append(links, arenaGame{GameID: t.Game.ID, ArenaID: arena, FormedAt: formedAt})
+		for _, seat := range t.Seats {
+			if seat.PlayerID == 0 {
+				continue
+			}
+			if seated[seat.PlayerID] {
+				return fmt.Errorf("form %d tables in arena %d: %w: account %d twice", len(tables), arena, ErrArenaBusy, seat.PlayerID)
+			}
+			seated[seat.PlayerID] = true
 			players = append(players, seat.PlayerID)
 		}
 	}
-	err = s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
+	err := s.writeTx(ctx, func(ctx context.Context, tx bun.Tx) error {
 		held, err := s.holdArena(ctx, tx, arena, f)
 		switch {
 		case err != nil:
@@ -73,22 +108,21 @@ func (s *Store) CreateArenaGame(ctx context.Context, f Fence, arena int64, g *Ga
 				return fmt.Errorf("%w: account %d", ErrArenaBusy, busy[0])
 			}
 		}
-		if _, err := tx.NewInsert().Model(&row).Returning("NULL").Exec(ctx); err != nil {
+		if _, err := tx.NewInsert().Model(&games).Returning("NULL").Exec(ctx); err != nil {
 			return classify(err)
 		}
-		if len(rows) > 0 {
-			if _, err := tx.NewInsert().Model(&rows).Returning("NULL").Exec(ctx); err != nil {
+		if len(seats) > 0 {
+			if _, err := tx.NewInsert().Model(&seats).Returning("NULL").Exec(ctx); err != nil {
 				return classify(err)
 			}
 		}
-		link := arenaGame{GameID: g.ID, ArenaID: arena, FormedAt: formedAt}
-		_, err = tx.NewInsert().Model(&link).Returning("NULL").Exec(ctx)
+		_, err = tx.NewInsert().Model(&links).Returning("NULL").Exec(ctx)
 		return classify(err)
 	})
-	if err != nil {
-		return fmt.Errorf("form table %s in arena %d: %w", g.ID, arena, err)
+	if err != nil && len(tables) > 1 {
+		return fmt.Errorf("form %d tables in arena %d: %w", len(tables), arena, err)
 	}
-	return nil
+	return err
 }
 
 // ArenaResult is an entrant's seat in a finished game of an arena.

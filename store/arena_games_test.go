@@ -383,3 +383,46 @@ func TestArenaTablesRace(t *testing.T) {
 		}
 	})
 }
+
+// TestCreateArenaGames: a pairing's tables are stored all together or,
+// refused, none of them.
+func TestCreateArenaGames(t *testing.T) {
+	forEachDB(t, func(t *testing.T, db testDB) {
+		ctx := context.Background()
+		s := newStore(t, db)
+		a := mustArena(t, s, newArena("a", 0, base, time.Hour))
+		p := entrants(t, s, a, "Ann", "Bob", "Cid", "Dee", "Eve", "Fay")
+		at := base.Add(time.Minute)
+		table := func(id string, players ...int64) FormedTable {
+			g, seats := arenaTable(id, at, 3, players...)
+			return FormedTable{Game: &g, Seats: seats}
+		}
+		form := func(tables ...FormedTable) error { return s.CreateArenaGames(ctx, a.Fence(), a.ID, tables, at) }
+		if err := form(); err != nil {
+			t.Errorf("CreateArenaGames of no tables: %v", err)
+		}
+		for _, step := range []struct {
+			name   string
+			tables []FormedTable
+			want   error
+			stored int // tables in play after the step
+		}{
+			{"Ann at two of them", []FormedTable{table("t1", p[0], p[1]), table("t2", p[2], p[0])}, ErrArenaBusy, 0},
+			{"three tables", []FormedTable{table("t1", p[0], p[1]), table("t2", p[2], p[3]), table("t3", p[4])}, nil, 3},
+			{"an id taken", []FormedTable{table("t4", p[5]), table("t3")}, ErrDuplicate, 3},
+			{"Bob at a table already", []FormedTable{table("t4", p[5]), table("t5", p[1])}, ErrArenaBusy, 3},
+			{"Fay", []FormedTable{table("t4", p[5])}, nil, 4},
+		} {
+			if err := form(step.tables...); !errors.Is(err, step.want) {
+				t.Errorf("%s: CreateArenaGames: %v, want %v", step.name, err, step.want)
+			}
+			tables, err := s.ArenaTables(ctx, a.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(tables) != step.stored {
+				t.Errorf("%s: %d tables in play, want %d", step.name, len(tables), step.stored)
+			}
+		}
+	})
+}
