@@ -269,6 +269,28 @@ func (s *Store) ArenaTables(ctx context.Context, arena int64) ([]ArenaTable, err
 	return out, nil
 }
 
+// ArenaTableOf reads the game of an arena an account sits at, open or
+// live, through the account's seats (seats_player_id); "" when it sits at
+// none: the person's current table, for a page on any node.
+func (s *Store) ArenaTableOf(ctx context.Context, arena, player int64) (string, error) {
+	var ids []string
+	err := s.db.NewSelect().TableExpr("seats AS s").
+		Join("JOIN arena_games AS ag ON ag.game_id = s.game_id").
+		Join("JOIN games AS g ON g.id = s.game_id").
+		Column("s.game_id").
+		Where("s.player_id = ?", player).
+		Where("ag.arena_id = ?", arena).
+		Where("g.status IN (?)", bun.In([]game.Status{game.StatusOpen, game.StatusLive})).
+		OrderExpr("ag.formed_at DESC").Limit(1).Scan(ctx, &ids)
+	if err != nil {
+		return "", fmt.Errorf("read the table of account %d in arena %d: %w", player, arena, err)
+	}
+	if len(ids) == 0 {
+		return "", nil
+	}
+	return ids[0], nil
+}
+
 // ArenaGame is a game formed in an arena, for its history.
 type ArenaGame struct {
 	GameID   string      `bun:"game_id"`

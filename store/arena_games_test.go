@@ -104,6 +104,14 @@ func TestCreateArenaGame(t *testing.T) {
 			t.Errorf("ArenaTables = %s, want %s", describe(tables), describe(wantTables))
 		}
 		for _, tc := range []struct {
+			player int64
+			want   string
+		}{{ann, "g3"}, {bob, "g3"}, {cid, ""}, {dee, "g2"}, {dee + 100, ""}} {
+			if got, err := s.ArenaTableOf(ctx, a.ID, tc.player); err != nil || got != tc.want {
+				t.Errorf("ArenaTableOf(%d) = %q, %v, want %q", tc.player, got, err, tc.want)
+			}
+		}
+		for _, tc := range []struct {
 			limit, offset int
 			want          []ArenaGame
 		}{
