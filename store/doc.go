@@ -20,7 +20,14 @@
 //   - when several servers share a PostgreSQL database, each one's lease
 //     and each game's owner and epoch (nodes.go: RenewLease, ClaimOrphans),
 //     every write of a game by its table being fenced on them (Fence,
-//     ErrFenced).
+//     ErrFenced);
+//   - arenas: timed events of tables formed one after another (Arena), their
+//     entries in every state they reach (ArenaEntry), each table formed with
+//     its link to the arena in one transaction (CreateArenaGame), and each
+//     entrant's result written with the game's finish (ArenaResult), the
+//     standings' whole input; directed by one node at a time, claimed and
+//     fenced as games are (arenas.go, arena_entries.go, arena_games.go,
+//     arena_claims.go).
 //
 // The rows are how things are written (records.go maps the engine's options
 // and actions to stored words, fastaction.go reads them back quickly); the

@@ -263,8 +263,9 @@ func (s *Store) Actions(ctx context.Context, gameID string) ([]Action, error) {
 }
 
 // FinishGame marks a game over, with status "finished" or "ended", and
-// stores its results and, when rater is not nil, its accounts' rows and
-// ratings, in one transaction. A game already over is ErrOver, so a finish
+// stores its results, its entrants' results if it was formed in an arena
+// (a finished game's only), and, when rater is not nil, its accounts' rows
+// and ratings, in one transaction. A game already over is ErrOver, so a finish
 // retried or replayed rates the game once. It is fenced on f (else
 // ErrFenced).
 func (s *Store) FinishGame(ctx context.Context, f Fence, id string, status game.Status, at time.Time, plays int, capped bool, results []Result, rater *Rater) error {
@@ -296,6 +297,11 @@ func (s *Store) FinishGame(ctx context.Context, f Fence, id string, status game.
 			}
 			if _, err := tx.NewInsert().Model(&rs).Returning("NULL").Exec(ctx); err != nil {
 				return fmt.Errorf("store the results of game %s: %w", id, classify(err))
+			}
+			if status == game.StatusFinished {
+				if err := storeArenaResults(ctx, tx, id, at); err != nil {
+					return fmt.Errorf("store the arena results of game %s: %w", id, err)
+				}
 			}
 		}
 		if rater == nil {
