@@ -19,6 +19,37 @@ func slowDecode(t *testing.T, s string) engine.Action {
 	return a
 }
 
+func TestEncodeActionFast(t *testing.T) {
+	cards := []engine.Card{engine.NewCard(engine.Ace, 0, 0), engine.NewCard(engine.Ten, 2, 1), engine.NewCard(engine.King, 3, 0)}
+	tests := []struct {
+		name string
+		a    engine.Action
+	}{
+		{"a play of one card", engine.Action{Kind: engine.ActPlay, Seat: 0, No: 0, Cards: cards[:1]}},
+		{"a play with a claim", engine.Action{Kind: engine.ActPlay, Seat: 9, No: 318, Cards: cards, Claim: 2}},
+		{"a call", engine.Action{Kind: engine.ActCall, Seat: 3, No: 12}},
+		{"a pass with no cards, not nil", engine.Action{Kind: engine.ActPass, Seat: 1, No: 1, Cards: []engine.Card{}}},
+		{"a give", engine.Action{Kind: engine.ActGive, Seat: 2, No: 40, Cards: cards[1:]}},
+		{"a negative claim", engine.Action{Kind: engine.ActPlay, Seat: 1, No: 2, Cards: cards[2:], Claim: -3}},
+		{"a resume", engine.Action{Kind: engine.ActResume, Seat: -1, No: 7, Since: time.Date(2026, 11, 30, 9, 15, 30, 123456789, time.UTC)}},
+		{"a resume before 1970", engine.Action{Kind: engine.ActResume, Seat: -1, Since: time.Date(1969, 12, 31, 23, 59, 59, 999999999, time.UTC)}},
+		{"a resume at 1970 exactly", engine.Action{Kind: engine.ActResume, Seat: -1, Since: time.Unix(0, 0)}},
+	}
+	for _, tt := range tests {
+		got, err := encodeAction(tt.a)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		want, err := encodeActionJSON(tt.a)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if got != want {
+			t.Errorf("%s: got %s, want %s", tt.name, got, want)
+		}
+	}
+}
+
 func TestDecodeActionFast(t *testing.T) {
 	cards := []engine.Card{engine.NewCard(engine.Ace, 0, 0), engine.NewCard(engine.Ten, 2, 1), engine.NewCard(engine.King, 3, 0)}
 	actions := []engine.Action{

@@ -24,8 +24,9 @@ func (s *Store) ListGames(ctx context.Context, status game.Status, limit int) ([
 }
 
 // WithQueryHook is the store with hook called on each of its queries, such
-// as to count or trace them. It shares the store's connections: close one of
-// the two, not both.
+// as to count or trace them. It shares the store's connections and SQLite's
+// prepared appends (which run by database/sql, so the hook does not see
+// them): close one of the two, not both.
 func (s *Store) WithQueryHook(hook bun.QueryHook) *Store {
-	return &Store{db: s.db.WithQueryHook(hook), dialect: s.dialect, commits: s.commits, timings: s.timings}
+	return &Store{db: s.db.WithQueryHook(hook), dialect: s.dialect, commits: s.commits, timings: s.timings, sqliteAppend: s.sqliteAppend}
 }

@@ -105,8 +105,20 @@ var actionWords = map[engine.ActionKind]string{
 	engine.ActResume: "resume",
 }
 
-// encodeAction is the action column of an accepted action.
+// encodeAction is the action column of an accepted action: json.Marshal
+// of its actionRecord, written directly (encodeActionFast), as every
+// action appended is.
 func encodeAction(a engine.Action) (string, error) {
+	kind, ok := actionWords[a.Kind]
+	if !ok {
+		return "", fmt.Errorf("action kind %q has no stored word", a.Kind)
+	}
+	return encodeActionFast(kind, a), nil
+}
+
+// encodeActionJSON is encodeAction by encoding/json, the reference
+// encodeActionFast is tested against.
+func encodeActionJSON(a engine.Action) (string, error) {
 	kind, ok := actionWords[a.Kind]
 	if !ok {
 		return "", fmt.Errorf("action kind %q has no stored word", a.Kind)

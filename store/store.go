@@ -66,6 +66,9 @@ type Store struct {
 	commits *committer
 	// timings is told how long each write's stages took (ObserveWrites).
 	timings *writeTimings
+	// sqliteAppend are SQLite's statements of appends (see
+	// appendSQLite); nil on PostgreSQL.
+	sqliteAppend *sqliteAppend
 }
 
 // Open connects and migrates. url is a PostgreSQL URL ("postgres://..." or
@@ -101,6 +104,14 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, fmt.Errorf("migrate %s database: %w", s.dialect, err)
+	}
+	if s.dialect == SQLite {
+		p, err := prepareSQLiteAppend(ctx, s.db.DB)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.sqliteAppend = p
 	}
 	return s, nil
 }
@@ -197,6 +208,9 @@ func sqliteDSN(url string) (string, error) {
 func (s *Store) Close() error {
 	if s.commits != nil {
 		s.commits.close()
+	}
+	if s.sqliteAppend != nil {
+		s.sqliteAppend.close()
 	}
 	return s.db.Close()
 }
