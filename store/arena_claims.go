@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
-	"fmt"
 	"time"
 )
 
@@ -64,29 +62,7 @@ func (s *Store) ReclaimArenas(ctx context.Context, node string, arenas []int64) 
 // claimArenas runs a claim's statement, which returns each arena's id, new
 // epoch, and old lease's end and age, or NULLs.
 func (s *Store) claimArenas(ctx context.Context, node, query string, args ...any) ([]ArenaClaim, error) {
-	rows, err := s.db.DB.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("claim arenas for node %s: %w", node, err)
-	}
-	defer rows.Close()
-	var claims []ArenaClaim
-	for rows.Next() {
-		var c ArenaClaim
-		var ended sql.NullTime
-		var age sql.NullInt64
-		if err := rows.Scan(&c.Arena, &c.Epoch, &ended, &age); err != nil {
-			return nil, fmt.Errorf("claim arenas for node %s: %w", node, err)
-		}
-		if ended.Valid {
-			c.LeaseEnded = ended.Time.UTC()
-		}
-		if age.Valid {
-			c.Orphaned = max(0, time.Duration(age.Int64)*time.Microsecond)
-		}
-		claims = append(claims, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("claim arenas for node %s: %w", node, err)
-	}
-	return claims, nil
+	return scanClaims(ctx, s, "arenas", node, query, args, func(id int64, epoch int64, ended time.Time, orphaned time.Duration) ArenaClaim {
+		return ArenaClaim{Arena: id, Epoch: epoch, LeaseEnded: ended, Orphaned: orphaned}
+	})
 }

@@ -230,29 +230,42 @@ func (s *Store) Reclaim(ctx context.Context, node string, games []string, limit 
 // claim runs a claim's statement, which returns each game's id, new epoch,
 // and old lease's end and age, or NULLs.
 func (s *Store) claim(ctx context.Context, node, query string, args ...any) ([]Claim, error) {
+	return scanClaims(ctx, s, "games", node, query, args, func(id string, epoch int64, ended time.Time, orphaned time.Duration) Claim {
+		return Claim{Game: id, Epoch: epoch, LeaseEnded: ended, Orphaned: orphaned}
+	})
+}
+
+// scanClaims runs a claim's statement, of games or of arenas, which
+// returns each claimed row's id, new epoch, and old lease's end and age, or
+// NULLs; claim makes the caller's claim of each row.
+func scanClaims[C, ID any](ctx context.Context, s *Store, what, node, query string, args []any,
+	claim func(id ID, epoch int64, ended time.Time, orphaned time.Duration) C) ([]C, error) {
 	rows, err := s.db.DB.QueryContext(ctx, query, args...)
 	if err != nil {
-		return nil, fmt.Errorf("claim games for node %s: %w", node, err)
+		return nil, fmt.Errorf("claim %s for node %s: %w", what, node, err)
 	}
 	defer rows.Close()
-	var claims []Claim
+	var claims []C
 	for rows.Next() {
-		var c Claim
+		var id ID
+		var epoch int64
 		var ended sql.NullTime
 		var age sql.NullInt64
-		if err := rows.Scan(&c.Game, &c.Epoch, &ended, &age); err != nil {
-			return nil, fmt.Errorf("claim games for node %s: %w", node, err)
+		if err := rows.Scan(&id, &epoch, &ended, &age); err != nil {
+			return nil, fmt.Errorf("claim %s for node %s: %w", what, node, err)
 		}
+		var endedAt time.Time
 		if ended.Valid {
-			c.LeaseEnded = ended.Time.UTC()
+			endedAt = ended.Time.UTC()
 		}
+		var orphaned time.Duration
 		if age.Valid {
-			c.Orphaned = max(0, time.Duration(age.Int64)*time.Microsecond)
+			orphaned = max(0, time.Duration(age.Int64)*time.Microsecond)
 		}
-		claims = append(claims, c)
+		claims = append(claims, claim(id, epoch, endedAt, orphaned))
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("claim games for node %s: %w", node, err)
+		return nil, fmt.Errorf("claim %s for node %s: %w", what, node, err)
 	}
 	return claims, nil
 }
